@@ -1,0 +1,22 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Tether",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Tether", targets: ["Tether"]),
+        .library(name: "TetherTesting", targets: ["TetherTesting"]),
+        .executable(name: "tether-demo", targets: ["tether-demo"]),
+    ],
+    targets: [
+        // The Combine-compatible core: no Foundation, locks from Synchronization.
+        .target(name: "TetherCore"),
+        // What users import: re-exports the core (and, later, the Foundation integration).
+        .target(name: "Tether", dependencies: ["TetherCore"]),
+        // Test support: recording subscribers and publishers, leak checks.
+        .target(name: "TetherTesting", dependencies: ["Tether"]),
+        .executableTarget(name: "tether-demo", dependencies: ["Tether"]),
+        .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
+    ]
+)

@@ -1,0 +1,2 @@
+// `import Tether` brings in the whole Combine-compatible API.
+@_exported import TetherCore

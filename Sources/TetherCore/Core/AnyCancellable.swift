@@ -1,0 +1,107 @@
+/// A type-erasing cancellable object that executes a provided closure when cancelled.
+///
+/// An `AnyCancellable` automatically calls ``cancel()`` when deinitialized, so a subscription
+/// lives exactly as long as its `AnyCancellable` is kept. Cancelling is thread-safe and runs the
+/// cancellation exactly once, however many threads call it; afterwards the instance drops what it
+/// held, which breaks any reference cycle running through the cancellation closure.
+public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+    @usableFromInline
+    internal enum Canceller {
+        case object(any AnyObject & Cancellable)
+        case closure(() -> Void)
+    }
+
+    @usableFromInline
+    internal let canceller: Locked<Canceller?>
+
+    /// Initializes the cancellable object with the given cancel-time closure.
+    ///
+    /// - Parameter cancel: A closure that the `cancel()` method executes, at most once.
+    public init(_ cancel: @escaping () -> Void) {
+        canceller = Locked(.closure(cancel))
+    }
+
+    /// Initializes the cancellable object with the given cancellable, which it cancels on
+    /// ``cancel()`` or deinit.
+    ///
+    /// - Parameter canceller: The cancellable to wrap.
+    public init<C: Cancellable>(_ canceller: C) {
+        if let object = canceller as? any AnyObject & Cancellable {
+            self.canceller = Locked(.object(object))
+        } else {
+            self.canceller = Locked(.closure(canceller.cancel))
+        }
+    }
+
+    /// Wraps a class-bound cancellable without a dynamic cast; used by the sinks.
+    @inlinable
+    internal init(object: some AnyObject & Cancellable) {
+        canceller = Locked(.object(object))
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Cancels the activity: runs the cancellation once and releases it.
+    public func cancel() {
+        let taken = canceller.withLock { state -> Canceller? in
+            defer { state = nil }
+            return state
+        }
+        switch taken {
+        case .object(let object): object.cancel()
+        case .closure(let closure): closure()
+        case nil: break
+        }
+    }
+
+    /// Two `AnyCancellable`s are equal when they are the same instance.
+    public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the instance's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+extension AnyCancellable {
+    /// Stores this type-erasing cancellable instance in the specified collection.
+    ///
+    /// - Parameter collection: The collection in which to store this `AnyCancellable`.
+    @inlinable
+    public func store<C: RangeReplaceableCollection>(in collection: inout C)
+    where C.Element == AnyCancellable {
+        collection.append(self)
+    }
+
+    /// Stores this type-erasing cancellable instance in the specified set.
+    ///
+    /// - Parameter set: The set in which to store this `AnyCancellable`.
+    @inlinable
+    public func store(in set: inout Set<AnyCancellable>) {
+        set.insert(self)
+    }
+}
+
+extension Cancellable {
+    /// Stores this cancellable instance in the specified collection, wrapped in an
+    /// ``AnyCancellable``.
+    ///
+    /// - Parameter collection: The collection in which to store this cancellable.
+    @inlinable
+    public func store<C: RangeReplaceableCollection>(in collection: inout C)
+    where C.Element == AnyCancellable {
+        AnyCancellable(self).store(in: &collection)
+    }
+
+    /// Stores this cancellable instance in the specified set, wrapped in an ``AnyCancellable``.
+    ///
+    /// - Parameter set: The set in which to store this cancellable.
+    @inlinable
+    public func store(in set: inout Set<AnyCancellable>) {
+        AnyCancellable(self).store(in: &set)
+    }
+}

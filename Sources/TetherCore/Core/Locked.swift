@@ -1,0 +1,34 @@
+import Synchronization
+
+/// The one lock primitive of the library: a `Synchronization.Mutex` around a state value.
+///
+/// `Mutex.withLock` transfers its value with `sending`, which a generic state holding subscribers
+/// cannot satisfy; every state machine in Tether is confined to its lock, so the box vouches for
+/// it. Bodies must not call out to subscribers, subscriptions or user code: return an action and
+/// perform it after `withLock` returns.
+@usableFromInline
+internal struct Locked<State>: ~Copyable, @unchecked Sendable {
+    @usableFromInline
+    internal let mutex: Mutex<Unchecked<State>>
+
+    @inlinable
+    internal init(_ initial: State) {
+        mutex = Mutex(Unchecked(initial))
+    }
+
+    /// Runs `body` with exclusive access to the state and returns its result.
+    @inlinable
+    internal func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        mutex.withLock { box in Unchecked(body(&box.value)) }.value
+    }
+}
+
+/// A value that crosses a lock boundary under the lock's protection.
+@usableFromInline
+internal struct Unchecked<Value>: @unchecked Sendable {
+    @usableFromInline
+    internal var value: Value
+
+    @inlinable
+    internal init(_ value: Value) { self.value = value }
+}

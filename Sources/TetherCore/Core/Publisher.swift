@@ -1,0 +1,40 @@
+/// Declares that a type can transmit a sequence of values over time.
+///
+/// A publisher delivers elements to one or more ``Subscriber`` instances. The subscriber's
+/// `Input` and `Failure` must match the publisher's `Output` and `Failure`.
+///
+/// Subscribing calls ``receive(subscriber:)``; the publisher then calls, in order and never
+/// concurrently, `receive(subscription:)` once, `receive(_:)` at most as many times as the
+/// subscriber has demanded, and `receive(completion:)` at most once.
+public protocol Publisher<Output, Failure> {
+    /// The kind of values published by this publisher.
+    associatedtype Output
+
+    /// The kind of errors this publisher might publish; `Never` if it cannot fail.
+    associatedtype Failure: Error
+
+    /// Attaches the specified subscriber to this publisher.
+    ///
+    /// Implement this in your own publishers; callers use ``subscribe(_:)-(Subscriber)`` instead.
+    /// - Parameter subscriber: The subscriber to attach to this publisher.
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+}
+
+extension Publisher {
+    /// Attaches the specified subscriber to this publisher.
+    ///
+    /// Always call this function instead of ``receive(subscriber:)``.
+    /// - Parameter subscriber: The subscriber to attach to this publisher; once attached it can
+    ///   begin to receive values.
+    @inlinable
+    public func subscribe<S: Subscriber>(_ subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+        receive(subscriber: subscriber)
+    }
+}
+
+/// A namespace for types that serve as publishers.
+///
+/// The operators on ``Publisher`` return values of these types, so a chain of operators spells
+/// its whole shape in its type (for example `Publishers.Filter<Publishers.Map<P, Int>>`).
+public enum Publishers {}

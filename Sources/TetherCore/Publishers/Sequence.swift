@@ -1,0 +1,197 @@
+import Synchronization
+
+extension Publishers {
+    /// A publisher that publishes a given sequence of elements.
+    ///
+    /// Elements are produced lazily, only as the subscriber demands them, and the publisher
+    /// finishes as soon as the last element has been delivered. An empty sequence hands the
+    /// subscriber ``Subscriptions/empty`` and finishes at once. Requesting `.none` is a
+    /// contract violation and traps.
+    public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
+        /// The kind of values published by this publisher.
+        public typealias Output = Elements.Element
+
+        /// The sequence of elements to publish.
+        public let sequence: Elements
+
+        /// Creates a publisher for a sequence of elements.
+        /// - Parameter sequence: The sequence of elements to publish.
+        @inlinable
+        public init(sequence: Elements) {
+            self.sequence = sequence
+        }
+
+        /// Attaches `subscriber`; values are produced on the thread that requests them.
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S)
+        where S.Input == Elements.Element, S.Failure == Failure {
+            var iterator = sequence.makeIterator()
+            if let first = iterator.next() {
+                subscriber.receive(
+                    subscription: Inner(
+                        downstream: subscriber, sequence: sequence, iterator: iterator, next: first))
+            } else {
+                subscriber.receive(subscription: Subscriptions.empty)
+                subscriber.receive(completion: .finished)
+            }
+        }
+    }
+}
+
+extension Publishers.Sequence {
+    /// The subscription: a drain loop that owns the iterator while it runs.
+    ///
+    /// Whoever finds the cursor parked takes it out of the lock and delivers until the demand it
+    /// took is spent; requests that arrive meanwhile (from `receive` or from another thread) only
+    /// add to `pending`, which the drainer picks up before parking the cursor again. So delivery
+    /// never recurses and never overlaps, and the per-element path takes no lock.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
+        @usableFromInline
+        internal struct Cursor {
+            @usableFromInline var iterator: Elements.Iterator
+            @usableFromInline var next: Elements.Element
+
+            @inlinable
+            init(iterator: Elements.Iterator, next: Elements.Element) {
+                self.iterator = iterator
+                self.next = next
+            }
+        }
+
+        @usableFromInline
+        internal struct State {
+            /// `nil` once finished or cancelled.
+            @usableFromInline var downstream: Downstream?
+            /// `nil` while a drain loop holds it.
+            @usableFromInline var cursor: Cursor?
+            @usableFromInline var pending: Subscribers.Demand = .none
+
+            @inlinable
+            init(downstream: Downstream, cursor: Cursor) {
+                self.downstream = downstream
+                self.cursor = cursor
+            }
+        }
+
+        @usableFromInline
+        internal let state: Locked<State>
+
+        /// Set by `cancel`, read by the drain loop before every element.
+        @usableFromInline
+        internal let cancelled = Atomic<Bool>(false)
+
+        /// Kept for `description`, which prints the sequence as Combine does.
+        @usableFromInline
+        internal let sequence: Elements
+
+        @inlinable
+        internal init(
+            downstream: Downstream, sequence: Elements, iterator: Elements.Iterator, next: Elements.Element
+        ) {
+            self.sequence = sequence
+            state = Locked(State(downstream: downstream, cursor: Cursor(iterator: iterator, next: next)))
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: Publishers.Sequence was asked for .none")
+            let start = state.withLock { state -> (Downstream, Cursor, Subscribers.Demand)? in
+                guard let downstream = state.downstream else { return nil }
+                state.pending += demand
+                guard let cursor = state.cursor else { return nil }
+                state.cursor = nil
+                defer { state.pending = .none }
+                return (downstream, cursor, state.pending)
+            }
+            if let (downstream, cursor, budget) = start {
+                drain(downstream, cursor, budget)
+            }
+        }
+
+        @inlinable
+        internal func drain(_ downstream: Downstream, _ cursor: Cursor, _ budget: Subscribers.Demand) {
+            var iterator = cursor.iterator
+            var next = cursor.next
+            var budget = budget
+            while true {
+                while budget > 0 {
+                    if cancelled.load(ordering: .relaxed) { return }
+                    budget -= 1
+                    budget += downstream.receive(next)
+                    guard let following = iterator.next() else {
+                        finish(downstream)
+                        return
+                    }
+                    next = following
+                }
+                let resumed = state.withLock { state -> Subscribers.Demand? in
+                    guard state.downstream != nil else { return nil }
+                    if state.pending > 0 {
+                        defer { state.pending = .none }
+                        return state.pending
+                    }
+                    state.cursor = Cursor(iterator: iterator, next: next)
+                    return nil
+                }
+                guard let resumed else { return }
+                budget = resumed
+            }
+        }
+
+        @inlinable
+        internal func finish(_ downstream: Downstream) {
+            let live = state.withLock { state -> Downstream? in
+                defer { state.downstream = nil }
+                return state.downstream
+            }
+            if live != nil {
+                downstream.receive(completion: .finished)
+            }
+        }
+
+        @inlinable
+        internal func cancel() {
+            cancelled.store(true, ordering: .relaxed)
+            let released = state.withLock { state -> (Downstream?, Cursor?) in
+                defer {
+                    state.downstream = nil
+                    state.cursor = nil
+                }
+                return (state.downstream, state.cursor)
+            }
+            _ = released
+        }
+
+        @usableFromInline
+        internal var description: String { String(describing: sequence) }
+
+        @usableFromInline
+        internal var customMirror: Mirror {
+            Mirror(self, children: ["sequence": sequence])
+        }
+
+        @usableFromInline
+        internal var playgroundDescription: Any { description }
+    }
+}
+
+extension Publishers.Sequence: Equatable where Elements: Equatable {}
+
+extension Publishers.Sequence: Sendable where Elements: Sendable {}
+
+extension Swift.Sequence {
+    /// A publisher that publishes the elements of this sequence, lazily and as demanded.
+    @inlinable
+    public var publisher: Publishers.Sequence<Self, Never> {
+        Publishers.Sequence(sequence: self)
+    }
+}

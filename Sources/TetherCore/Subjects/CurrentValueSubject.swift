@@ -1,0 +1,105 @@
+/// A subject that wraps a single value and publishes a new element whenever the value changes.
+///
+/// Unlike ``PassthroughSubject``, `CurrentValueSubject` keeps the most recently published
+/// element: a new subscriber receives the current value as soon as it has demand, and a
+/// subscriber that had no demand when a value was sent receives the latest value once it asks.
+/// Calling ``send(_:)`` also updates ``value``, and setting ``value`` sends it. After completion
+/// neither changes anything.
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, SubjectConduitParent,
+    @unchecked Sendable
+{
+    @usableFromInline
+    internal struct State {
+        @usableFromInline var hub = SubjectHub<Output, Failure>()
+        @usableFromInline var value: Output
+
+        @inlinable
+        init(value: Output) { self.value = value }
+    }
+
+    @usableFromInline
+    internal let state: Locked<State>
+
+    /// The value wrapped by this subject, published as a new element whenever it changes.
+    public var value: Output {
+        get { state.withLock { $0.value } }
+        set { send(newValue) }
+    }
+
+    /// Creates a current value subject with the given initial value.
+    /// - Parameter value: The initial value to publish.
+    public init(_ value: Output) {
+        state = Locked(State(value: value))
+    }
+
+    deinit {
+        for upstream in state.withLock({ $0.hub.upstreams }) {
+            upstream.cancel()
+        }
+    }
+
+    /// Attaches `subscriber`; it receives the current value on its first demand.
+    /// - Parameter subscriber: The subscriber to attach.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        // The conduit takes the current value under the lock, so no send can slip between.
+        let (conduit, completion) = state.withLock {
+            state -> (SubjectConduit<S>?, Subscribers.Completion<Failure>?) in
+            if let completion = state.hub.completion { return (nil, completion) }
+            let conduit = SubjectConduit(
+                name: "CurrentValueSubject", downstream: subscriber, parent: self, latest: .some(state.value))
+            _ = state.hub.attach(conduit)
+            return (conduit, nil)
+        }
+        if let conduit {
+            conduit.start(subscriber)
+        } else if let completion {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+        }
+    }
+
+    /// Sets the current value and sends it to every subscriber; ignored after completion.
+    /// - Parameter input: The new value.
+    @inlinable
+    public func send(_ input: Output) {
+        let receivers = state.withLock { state -> ContiguousArray<SubjectHub<Output, Failure>.Conduit> in
+            guard state.hub.completion == nil else { return [] }
+            state.value = input
+            return state.hub.conduits
+        }
+        for conduit in receivers {
+            conduit.offer(input)
+        }
+    }
+
+    /// Sends the completion to every subscriber; only the first completion counts.
+    /// - Parameter completion: How the subject finished.
+    public func send(completion: Subscribers.Completion<Failure>) {
+        guard let (conduits, _) = state.withLock({ $0.hub.complete(completion) }) else { return }
+        for conduit in conduits {
+            conduit.finish(completion)
+        }
+    }
+
+    /// Keeps `subscription` as an upstream, asking it for `.unlimited` once any subscriber has
+    /// demand.
+    /// - Parameter subscription: The upstream subscription.
+    public func send(subscription: any Subscription) {
+        if state.withLock({ $0.hub.receive(upstream: subscription) }) {
+            subscription.request(.unlimited)
+        }
+    }
+
+    @usableFromInline
+    internal func detach(_ conduit: AnyObject) {
+        _ = state.withLock { $0.hub.detach(conduit) }
+    }
+
+    @usableFromInline
+    internal func acknowledgeDownstreamDemand() {
+        for upstream in state.withLock({ $0.hub.acknowledgeDownstreamDemand() }) {
+            upstream.request(.unlimited)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// A subject that broadcasts elements to downstream subscribers.
+///
+/// Unlike ``CurrentValueSubject``, a `PassthroughSubject` has no initial value or buffer of the
+/// most recently published element: a value sent to a subscriber with no outstanding demand is
+/// dropped for that subscriber, as in Combine. A subscriber that arrives after the completion
+/// receives the completion at once.
+///
+/// `send` may be called from any thread. Each subscriber still receives its signals one at a
+/// time: a value sent while the subscriber is busy (from another thread, or from inside its own
+/// `receive`) is delivered after the current call returns, by the thread that is delivering.
+public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectConduitParent,
+    @unchecked Sendable
+{
+    @usableFromInline
+    internal let hub = Locked(SubjectHub<Output, Failure>())
+
+    /// Creates a subject with no subscribers.
+    public init() {}
+
+    deinit {
+        for upstream in hub.withLock({ $0.upstreams }) {
+            upstream.cancel()
+        }
+    }
+
+    /// Attaches `subscriber`, or completes it at once if the subject has completed.
+    /// - Parameter subscriber: The subscriber to attach.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectConduit(name: "PassthroughSubject", downstream: subscriber, parent: self, latest: nil)
+        if let completion = hub.withLock({ $0.attach(conduit) }) {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+        } else {
+            conduit.start(subscriber)
+        }
+    }
+
+    /// Sends a value to every subscriber that has demand for it; ignored after completion.
+    /// - Parameter input: The value to send.
+    @inlinable
+    public func send(_ input: Output) {
+        for conduit in hub.withLock({ $0.receivers }) {
+            conduit.offer(input)
+        }
+    }
+
+    /// Sends the completion to every subscriber; only the first completion counts.
+    /// - Parameter completion: How the subject finished.
+    public func send(completion: Subscribers.Completion<Failure>) {
+        guard let (conduits, _) = hub.withLock({ $0.complete(completion) }) else { return }
+        for conduit in conduits {
+            conduit.finish(completion)
+        }
+    }
+
+    /// Keeps `subscription` as an upstream, asking it for `.unlimited` once any subscriber has
+    /// demand.
+    /// - Parameter subscription: The upstream subscription.
+    public func send(subscription: any Subscription) {
+        if hub.withLock({ $0.receive(upstream: subscription) }) {
+            subscription.request(.unlimited)
+        }
+    }
+
+    @usableFromInline
+    internal func detach(_ conduit: AnyObject) {
+        _ = hub.withLock { $0.detach(conduit) }
+    }
+
+    @usableFromInline
+    internal func acknowledgeDownstreamDemand() {
+        for upstream in hub.withLock({ $0.acknowledgeDownstreamDemand() }) {
+            upstream.request(.unlimited)
+        }
+    }
+}

@@ -1,0 +1,264 @@
+/// What a subject needs from each of its subscriptions: a value and a completion to offer.
+@usableFromInline
+internal protocol SubjectConduitProtocol<Output, Failure>: AnyObject {
+    associatedtype Output
+    associatedtype Failure: Error
+
+    func offer(_ value: Output)
+    func finish(_ completion: Subscribers.Completion<Failure>)
+}
+
+/// What a conduit needs from its subject: to be forgotten on cancel, and to be told of demand.
+@usableFromInline
+internal protocol SubjectConduitParent: AnyObject {
+    func detach(_ conduit: AnyObject)
+    func acknowledgeDownstreamDemand()
+}
+
+/// One subscriber's subscription to a subject.
+///
+/// Delivery is serialised by a drain loop rather than by a lock held across calls: a value or a
+/// completion that arrives while another is being delivered is queued (its demand already
+/// counted) and delivered by the thread that is delivering, after the current call returns. So
+/// concurrent and reentrant sends never overlap in the subscriber and never recurse.
+@usableFromInline
+internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProtocol, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+{
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal let machine: Locked<SubjectConduitState<Downstream>>
+
+    @usableFromInline
+    internal let name: StaticString
+
+    /// - Parameters:
+    ///   - latest: For a `CurrentValueSubject`, the current value, owed on first demand; values
+    ///     offered without demand then replace it instead of being dropped.
+    @inlinable
+    internal init(
+        name: StaticString, downstream: Downstream, parent: any SubjectConduitParent, latest: Output??
+    ) {
+        self.name = name
+        machine = Locked(SubjectConduitState(downstream: downstream, parent: parent, latest: latest))
+        SubscriptionLedger.enter(self)
+    }
+
+    deinit {
+        SubscriptionLedger.leave(self)
+    }
+
+    /// Hands the subscription to the subscriber, then delivers whatever arrived meanwhile.
+    @inlinable
+    internal func start(_ downstream: Downstream) {
+        downstream.receive(subscription: self)
+        perform(machine.withLock { $0.delivered(.none) })
+    }
+
+    @inlinable
+    internal func offer(_ value: Output) {
+        if let downstream = machine.withLock({ $0.offer(value) }) {
+            deliver(value, to: downstream)
+        }
+    }
+
+    @inlinable
+    internal func finish(_ completion: Subscribers.Completion<Failure>) {
+        if let released = machine.withLock({ $0.finish(completion) }) {
+            released.downstream?.receive(completion: completion)
+        }
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
+        let (parent, action) = machine.withLock { $0.request(demand) }
+        parent?.acknowledgeDownstreamDemand()
+        perform(action)
+    }
+
+    @inlinable
+    internal func cancel() {
+        let released = machine.withLock { $0.cancel() }
+        released.parent?.detach(self)
+    }
+
+    @inlinable
+    internal func deliver(_ value: Output, to downstream: Downstream) {
+        let more = downstream.receive(value)
+        perform(machine.withLock { $0.delivered(more) })
+    }
+
+    /// Runs the drain loop's actions until the machine goes idle.
+    @inlinable
+    internal func perform(_ action: SubjectConduitState<Downstream>.Action) {
+        var action = action
+        while true {
+            switch action {
+            case .idle:
+                return
+            case .deliver(let value, let downstream):
+                let more = downstream.receive(value)
+                action = machine.withLock { $0.delivered(more) }
+            case .complete(let completion, let released):
+                released.downstream?.receive(completion: completion)
+                return
+            }
+        }
+    }
+
+    @usableFromInline
+    internal var description: String { "\(name)" }
+
+    @usableFromInline
+    internal var customMirror: Mirror {
+        let demand = machine.withLock { $0.demand }
+        return Mirror(self, children: ["downstreamDemand": demand])
+    }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}
+
+/// The conduit's state machine; every method runs under the conduit's lock and calls nothing.
+@usableFromInline
+internal struct SubjectConduitState<Downstream: Subscriber> {
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal enum Action {
+        case idle
+        case deliver(Output, Downstream)
+        /// Completes the subscriber; everything else the conduit held is released with it.
+        case complete(Subscribers.Completion<Failure>, Released)
+    }
+
+    /// Everything released together at the end.
+    @usableFromInline
+    internal struct Released {
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var parent: (any SubjectConduitParent)?
+        @usableFromInline var queue: [Output]
+        @usableFromInline var latest: Output?
+
+        @inlinable
+        init(downstream: Downstream?, parent: (any SubjectConduitParent)?, queue: [Output], latest: Output?) {
+            self.downstream = downstream
+            self.parent = parent
+            self.queue = queue
+            self.latest = latest
+        }
+    }
+
+    /// `nil` once completed or cancelled.
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var parent: (any SubjectConduitParent)?
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// A call into the subscriber is under way (initially: handing over the subscription).
+    @usableFromInline var delivering = true
+    /// Values accepted while `delivering`; their demand is already taken.
+    @usableFromInline var queue: [Output] = []
+    /// `CurrentValueSubject` only: the value owed once demand arrives.
+    @usableFromInline var latest: Output?
+    @usableFromInline let keepsLatest: Bool
+    /// A completion accepted while `delivering`.
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    @usableFromInline var acknowledged = false
+
+    @inlinable
+    init(downstream: Downstream, parent: any SubjectConduitParent, latest: Output??) {
+        self.downstream = downstream
+        self.parent = parent
+        self.keepsLatest = latest != nil
+        self.latest = latest ?? nil
+    }
+
+    /// A value from the subject: the subscriber to deliver it to now, or `nil` when it is queued,
+    /// kept as the latest, or dropped for want of demand.
+    @inlinable
+    mutating func offer(_ value: Output) -> Downstream? {
+        guard let downstream, completion == nil else { return nil }
+        guard demand > 0 else {
+            if keepsLatest { latest = value }
+            return nil
+        }
+        demand -= 1
+        if delivering {
+            queue.append(value)
+            return nil
+        }
+        delivering = true
+        return downstream
+    }
+
+    /// A completion from the subject: what to release and complete now, or `nil` when it waits
+    /// for the delivery under way (or the conduit is already done).
+    @inlinable
+    mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Released? {
+        guard downstream != nil, self.completion == nil else { return nil }
+        if delivering {
+            self.completion = completion
+            return nil
+        }
+        return terminate()
+    }
+
+    /// A call into the subscriber returned `more` demand: what to deliver next.
+    @inlinable
+    mutating func delivered(_ more: Subscribers.Demand) -> Action {
+        guard let downstream else {
+            delivering = false
+            return .idle
+        }
+        demand += more
+        // A drained queue keeps its buffer: steady bursts then cost no allocation.
+        if !queue.isEmpty {
+            let value = queue.removeFirst()
+            return .deliver(value, downstream)
+        }
+        if demand > 0, let value = latest {
+            demand -= 1
+            latest = nil
+            return .deliver(value, downstream)
+        }
+        if let completion {
+            return .complete(completion, terminate())
+        }
+        delivering = false
+        return .idle
+    }
+
+    /// The subscriber asked for more: the parent to tell of first demand, and what to deliver.
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand) -> ((any SubjectConduitParent)?, Action) {
+        guard let downstream else { return (nil, .idle) }
+        demand += more
+        let parentToTell = acknowledged ? nil : parent
+        acknowledged = true
+        guard !delivering, let value = latest else { return (parentToTell, .idle) }
+        demand -= 1
+        latest = nil
+        delivering = true
+        return (parentToTell, .deliver(value, downstream))
+    }
+
+    @inlinable
+    mutating func cancel() -> Released {
+        terminate()
+    }
+
+    @inlinable
+    mutating func terminate() -> Released {
+        defer {
+            downstream = nil
+            parent = nil
+            queue = []
+            latest = nil
+        }
+        return Released(downstream: downstream, parent: parent, queue: queue, latest: latest)
+    }
+}

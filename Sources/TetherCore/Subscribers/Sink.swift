@@ -1,0 +1,150 @@
+extension Subscribers {
+    /// A simple subscriber that requests an unlimited number of values upon subscription.
+    ///
+    /// The sink requests `.unlimited` as soon as it receives its subscription, calls
+    /// ``receiveValue`` for each value and ``receiveCompletion`` once at the end. After the
+    /// completion it releases both closures and its subscription, which breaks the cycle a
+    /// closure capturing its owner would otherwise form. ``cancel()`` is thread-safe and cancels
+    /// the subscription once; a second subscription is cancelled on arrival.
+    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    {
+        @usableFromInline
+        internal enum Status {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            case terminal
+        }
+
+        @usableFromInline
+        internal let status = Locked(Status.awaitingSubscription)
+
+        // Touched only on the publisher's serialised signal path (values, then completion).
+        @usableFromInline
+        internal var onValue: ((Input) -> Void)?
+
+        @usableFromInline
+        internal var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+
+        /// The closure to execute on receipt of a value; a no-op once the sink has completed.
+        public var receiveValue: (Input) -> Void { onValue ?? { _ in } }
+
+        /// The closure to execute on completion; a no-op once the sink has completed.
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+            onCompletion ?? { _ in }
+        }
+
+        /// Initializes a sink with the provided closures.
+        ///
+        /// - Parameters:
+        ///   - receiveCompletion: The closure to execute on completion.
+        ///   - receiveValue: The closure to execute on receipt of a value.
+        @inlinable
+        public init(
+            receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+            receiveValue: @escaping (Input) -> Void
+        ) {
+            onValue = receiveValue
+            onCompletion = receiveCompletion
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        /// Stores the subscription and requests `.unlimited`; cancels any later subscription.
+        /// - Parameter subscription: The subscription from the publisher.
+        @inlinable
+        public func receive(subscription: any Subscription) {
+            let accepted = status.withLock { status -> Bool in
+                guard case .awaitingSubscription = status else { return false }
+                status = .subscribed(subscription)
+                return true
+            }
+            if accepted {
+                subscription.request(.unlimited)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        /// Calls ``receiveValue`` with the value.
+        /// - Parameter value: The published value.
+        /// - Returns: `.none`: the sink asked for everything on subscription.
+        @inlinable
+        public func receive(_ value: Input) -> Subscribers.Demand {
+            onValue?(value)
+            return .none
+        }
+
+        /// Calls ``receiveCompletion``, then releases both closures and the subscription.
+        /// - Parameter completion: How the publisher finished.
+        @inlinable
+        public func receive(completion: Subscribers.Completion<Failure>) {
+            onCompletion?(completion)
+            onValue = nil
+            onCompletion = nil
+            let released = status.withLock { status -> Status in
+                defer { status = .terminal }
+                return status
+            }
+            _ = released
+        }
+
+        /// Cancels the subscription, once; later calls do nothing.
+        @inlinable
+        public func cancel() {
+            let previous = status.withLock { status -> Status in
+                defer { status = .terminal }
+                return status
+            }
+            if case .subscribed(let subscription) = previous {
+                subscription.cancel()
+            }
+        }
+
+        /// `"Sink"`.
+        public var description: String { "Sink" }
+
+        /// A mirror with no children.
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        /// The ``description``.
+        public var playgroundDescription: Any { description }
+    }
+}
+
+extension Publisher {
+    /// Attaches a subscriber with closure-based behavior.
+    ///
+    /// The subscriber requests `.unlimited` on subscription. Values and the completion are
+    /// delivered on whatever thread the publisher sends them.
+    /// - Parameters:
+    ///   - receiveCompletion: The closure to execute on completion.
+    ///   - receiveValue: The closure to execute on receipt of a value.
+    /// - Returns: A cancellable instance, which you use when you end assignment of the received
+    ///   value. Deallocation of the result will tear down the subscription stream.
+    @inlinable
+    public func sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        let sink = Subscribers.Sink<Output, Failure>(
+            receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        subscribe(sink)
+        return AnyCancellable(object: sink)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
+    ///
+    /// - Parameter receiveValue: The closure to execute on receipt of a value.
+    /// - Returns: A cancellable instance, which you use when you end assignment of the received
+    ///   value. Deallocation of the result will tear down the subscription stream.
+    @inlinable
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    }
+}

@@ -1,0 +1,3 @@
+import Tether
+
+print("tether-demo")

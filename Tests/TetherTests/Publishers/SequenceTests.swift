@@ -1,0 +1,105 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class SequenceTests: TetherTestCase {
+    func testDeliversAllWithUnlimitedDemandThenFinishes() {
+        let recorder = RecordingSubscriber<Int, Never>()
+        [1, 2, 3].publisher.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["[1, 2, 3]"])
+    }
+
+    func testHonoursDemandExactlyAndFinishesRightAfterTheLastElement() {
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
+        (1...3).publisher.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2)])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    }
+
+    func testEmptySequenceFinishesAtOnceWithTheEmptySubscription() {
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        [Int]().publisher.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["Empty"])
+    }
+
+    func testDemandReturnedFromReceiveIsAdded() {
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1), demandPerValue: { $0 < 3 ? .max(1) : .none })
+        (1...5).publisher.subscribe(recorder)
+        XCTAssertEqual(recorder.values, [1, 2, 3])
+        XCTAssertNil(recorder.completion)
+        recorder.request(.max(2))
+        XCTAssertEqual(recorder.values, [1, 2, 3, 4, 5])
+        XCTAssertEqual(recorder.completion, .finished)
+    }
+
+    func testRequestFromInsideReceiveDoesNotRecurse() {
+        var depth = 0
+        var maxDepth = 0
+        var subscription: (any Subscription)?
+        var received: [Int] = []
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription = $0; $0.request(.max(1)) },
+            receiveValue: { value in
+                depth += 1
+                maxDepth = max(maxDepth, depth)
+                received.append(value)
+                subscription?.request(.max(1))
+                depth -= 1
+                return .none
+            },
+            receiveCompletion: { _ in subscription = nil })
+        (1...10_000).publisher.subscribe(subscriber)
+        XCTAssertEqual(received.count, 10_000)
+        XCTAssertEqual(maxDepth, 1)
+    }
+
+    func testCancelFromInsideReceiveStopsDeliveryAndReleasesTheSubscriber() {
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>(demandPerValue: { _ in .none })
+            weakRecorder = recorder
+            let canceller = AnySubscriber<Int, Never>(
+                receiveSubscription: { subscription in
+                    recorder.receive(subscription: subscription)
+                },
+                receiveValue: { value in
+                    _ = recorder.receive(value)
+                    if value == 2 { recorder.cancel() }
+                    return .none
+                },
+                receiveCompletion: { recorder.receive(completion: $0) })
+            (1...5).publisher.subscribe(canceller)
+            XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2)])
+        }
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testSubscriptionReleasesSubscriberAfterFinishing() {
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        var subscription: (any Subscription)?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            let spy = AnySubscriber<Int, Never>(
+                receiveSubscription: { subscription = $0; recorder.receive(subscription: $0) },
+                receiveValue: { recorder.receive($0) },
+                receiveCompletion: { recorder.receive(completion: $0) })
+            [1].publisher.subscribe(spy)
+        }
+        XCTAssertNotNil(subscription, "the test keeps the subscription alive")
+        XCTAssertNil(weakRecorder, "a finished subscription must let go of its subscriber")
+        subscription = nil
+    }
+
+    func testDescriptionAndMirror() {
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        [4, 5].publisher.subscribe(recorder)
+        let subscription = recorder.subscription
+        XCTAssertEqual(subscription.map { String(describing: $0) }, "[4, 5]")
+        XCTAssertEqual(subscription.map { Mirror(reflecting: $0).children.first?.label }, "sequence")
+        recorder.cancel()
+    }
+}

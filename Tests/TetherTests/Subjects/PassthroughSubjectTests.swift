@@ -1,0 +1,143 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class PassthroughSubjectTests: TetherTestCase {
+    func testDropsValuesWithoutDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        subject.subscribe(recorder)
+        subject.send(1)
+        recorder.request(.max(1))
+        subject.send(2)
+        subject.send(3)
+        XCTAssertEqual(recorder.events, [.subscription, .value(2)])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["PassthroughSubject"])
+        recorder.cancel()
+    }
+
+    func testBroadcastsToEverySubscriberWithItsOwnDemand() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let all = RecordingSubscriber<Int, TestError>()
+        let one = RecordingSubscriber<Int, TestError>(demand: .max(1))
+        subject.subscribe(all)
+        subject.subscribe(one)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .failure(TestError(id: 1)))
+        subject.send(3)
+        subject.send(completion: .finished)
+        XCTAssertEqual(all.events, [.subscription, .value(1), .value(2), .completion(.failure(TestError(id: 1)))])
+        XCTAssertEqual(one.events, [.subscription, .value(1), .completion(.failure(TestError(id: 1)))])
+    }
+
+    func testLateSubscriberGetsTheCompletionAtOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        subject.send(completion: .finished)
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["Empty"])
+    }
+
+    func testReentrantSendIsDeliveredAfterTheCurrentValueInOrder() {
+        let subject = PassthroughSubject<Int, Never>()
+        var depth = 0
+        var maxDepth = 0
+        var received: [Int] = []
+        let cancellable = subject.sink { value in
+            depth += 1
+            maxDepth = max(maxDepth, depth)
+            received.append(value)
+            if value < 5 { subject.send(value + 1) }
+            depth -= 1
+        }
+        subject.send(1)
+        XCTAssertEqual(received, [1, 2, 3, 4, 5])
+        XCTAssertEqual(maxDepth, 1)
+        cancellable.cancel()
+    }
+
+    func testCompletionSentFromInsideReceiveComesAfterTheCurrentValue() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demandPerValue: { value in
+            .none
+        })
+        let relay = AnySubscriber<Int, Never>(
+            receiveSubscription: { recorder.receive(subscription: $0) },
+            receiveValue: { value in
+                subject.send(completion: .finished)
+                subject.send(99)
+                return recorder.receive(value)
+            },
+            receiveCompletion: { recorder.receive(completion: $0) })
+        subject.subscribe(relay)
+        subject.send(1)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+    }
+
+    func testCancelDetachesAndReleasesTheSubscriber() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            subject.subscribe(recorder)
+            subject.send(1)
+            recorder.cancel()
+            subject.send(2)
+            XCTAssertEqual(recorder.events, [.subscription, .value(1)])
+        }
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testRequestsUnlimitedFromUpstreamOnceAnySubscriberHasDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = RecordingSubscription()
+        subject.send(subscription: upstream)
+        XCTAssertEqual(upstream.events, [])
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
+        subject.subscribe(recorder)
+        XCTAssertEqual(upstream.events, [.requested(.unlimited)])
+        let second = RecordingSubscription()
+        subject.send(subscription: second)
+        XCTAssertEqual(second.events, [.requested(.unlimited)])
+        recorder.cancel()
+    }
+
+    func testSubjectCancelsUpstreamsOnDeinit() {
+        let upstream = RecordingSubscription()
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.send(subscription: upstream)
+        }
+        XCTAssertEqual(upstream.events, [.cancelled])
+    }
+
+    func testSendFromManyThreadsNeverOverlapsAndDeliversEverything() {
+        let subject = PassthroughSubject<Int, Never>()
+        let inside = AtomicCounter()
+        let overlaps = AtomicCounter()
+        let received = AtomicCounter()
+        let cancellable = subject.sink { _ in
+            if inside.increment() != 1 { overlaps.increment() }
+            received.increment()
+            inside.decrement()
+        }
+        DispatchQueueStandIn.concurrentPerform(iterations: 4) { _ in
+            for value in 0..<5_000 { subject.send(value) }
+        }
+        XCTAssertEqual(received.value, 20_000)
+        XCTAssertEqual(overlaps.value, 0)
+        cancellable.cancel()
+    }
+
+    func testVoidSend() {
+        let subject = PassthroughSubject<Void, Never>()
+        var count = 0
+        let cancellable = subject.sink { count += 1 }
+        subject.send()
+        XCTAssertEqual(count, 1)
+        cancellable.cancel()
+    }
+}

@@ -1,0 +1,18 @@
+import Tether
+import TetherTesting
+import XCTest
+
+/// The base of every Tether test: after each test the subscription ledger must be empty.
+class TetherTestCase: XCTestCase {
+    override func tearDown() {
+        let live = SubscriptionLedger.liveAfterSettling()
+        XCTAssertTrue(live.isEmpty, SubscriptionLedger.leakReport(live))
+        super.tearDown()
+    }
+}
+
+/// An error for failure paths.
+struct TestError: Error, Equatable, CustomStringConvertible {
+    var id = 0
+    var description: String { "TestError(\(id))" }
+}
