@@ -195,3 +195,36 @@ extension Swift.Sequence {
         Publishers.Sequence(sequence: self)
     }
 }
+
+extension Publishers.Sequence {
+    /// Transforms every element right away and publishes the results as an array.
+    ///
+    /// The closure runs over the whole sequence now, once, not per subscriber, so it must not
+    /// be used on an infinite sequence.
+    /// - Parameter transform: A closure that takes one element and returns a new element.
+    /// - Returns: A sequence publisher of the transformed elements, with the same failure type.
+    @inlinable
+    public func map<T>(_ transform: (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
+        Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
+    }
+
+    /// Keeps, right away, the elements that satisfy the closure and publishes them as an array.
+    ///
+    /// The closure runs over the whole sequence now, once, not per subscriber.
+    /// - Parameter isIncluded: A closure that takes one element and returns whether to keep it.
+    /// - Returns: A sequence publisher of the kept elements, with the same failure type.
+    @inlinable
+    public func filter(_ isIncluded: (Output) -> Bool) -> Publishers.Sequence<[Output], Failure> {
+        Publishers.Sequence<[Output], Failure>(sequence: sequence.filter(isIncluded))
+    }
+
+    /// Transforms every element right away and publishes the non-`nil` results as an array.
+    ///
+    /// The closure runs over the whole sequence now, once, not per subscriber.
+    /// - Parameter transform: A closure that takes one element and returns an optional element.
+    /// - Returns: A sequence publisher of the non-`nil` results, with the same failure type.
+    @inlinable
+    public func compactMap<T>(_ transform: (Output) -> T?) -> Publishers.Sequence<[T], Failure> {
+        Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
+    }
+}

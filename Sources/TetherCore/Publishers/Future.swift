@@ -1,0 +1,180 @@
+/// A publisher that eventually produces a single value and then finishes or fails.
+///
+/// The closure passed to ``init(_:)`` runs at once, exactly once, and receives a ``Promise``.
+/// The first call of the promise settles the future; later calls are ignored. Every subscriber,
+/// whether it subscribed before or after the promise was fulfilled, then gets the outcome: a
+/// success value as soon as it has demand (followed by `.finished`), a failure at once. Delivery
+/// happens on the thread that fulfils the promise, or on the thread that subscribes or requests
+/// when the outcome is already known. The promise keeps the future alive until it is called or
+/// released, so a future nobody else holds still reaches its subscribers.
+public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    /// A type that represents a closure to invoke in the future, when an element or error is
+    /// available.
+    ///
+    /// The promise closure receives one parameter: a `Result` that contains either a single
+    /// element published by a ``Future``, or an error. It is `@Sendable` so that work finishing
+    /// on another thread or in a `Task` can fulfil it.
+    public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
+
+    private struct State {
+        /// `nil` until the promise is first called.
+        var outcome: Result<Output, Failure>?
+        /// Subscriptions waiting for the outcome; emptied when it arrives.
+        var waiting: [Conduit] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a publisher that invokes a promise closure when the publisher emits an element.
+    ///
+    /// - Parameter attemptToFulfill: A closure, run immediately on the calling thread, that
+    ///   receives the ``Promise`` to call with the outcome, now or later from any thread.
+    public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
+        attemptToFulfill { [self] result in
+            self.fulfil(result)
+        }
+    }
+
+    /// Attaches `subscriber`; it receives the outcome as soon as it is known and demanded.
+    /// - Parameter subscriber: The subscriber to attach.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let conduit = Inner(downstream: subscriber, future: self)
+        // Registering only after the subscriber has its subscription: an outcome arriving in
+        // between must not reach a subscriber that has not been subscribed yet.
+        subscriber.receive(subscription: conduit)
+        let known = state.withLock { state -> Result<Output, Failure>? in
+            if let outcome = state.outcome { return outcome }
+            state.waiting.append(conduit)
+            return nil
+        }
+        if let known {
+            conduit.settle(known)
+        } else if conduit.isReleased {
+            // Cancelled while we registered: the cancel may have looked for it too early.
+            remove(conduit)
+        }
+    }
+
+    private func fulfil(_ result: Result<Output, Failure>) {
+        let waiting = state.withLock { state -> [Conduit]? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = result
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        guard let waiting else { return }
+        for conduit in waiting {
+            conduit.settle(result)
+        }
+    }
+
+    fileprivate func remove(_ conduit: Conduit) {
+        let removed = state.withLock { state -> Conduit? in
+            guard let index = state.waiting.firstIndex(where: { $0 === conduit }) else { return nil }
+            return state.waiting.remove(at: index)
+        }
+        _ = removed
+    }
+}
+
+extension Future {
+    /// What the future knows of a subscription: it can be settled with the outcome.
+    fileprivate class Conduit: @unchecked Sendable {
+        /// Whether the subscription has let go of its subscriber (delivered or cancelled).
+        var isReleased: Bool { preconditionFailure("Future.Conduit is abstract") }
+
+        func settle(_ outcome: Result<Output, Failure>) {
+            preconditionFailure("Future.Conduit is abstract")
+        }
+    }
+
+    /// One subscriber's subscription: it waits for both the outcome and (for a value) demand.
+    private final class Inner<Downstream: Subscriber>: Conduit, Subscription,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        private struct State {
+            /// `nil` once the outcome went out or the subscription was cancelled.
+            var downstream: Downstream?
+            var outcome: Result<Output, Failure>?
+            var demanded = false
+            /// Only to withdraw from the future's waiting list on cancel; the promise, not the
+            /// subscription, keeps the future alive.
+            weak var future: Future?
+
+            /// Takes the subscriber and what to send it, if everything needed is there.
+            mutating func takeDeliverable() -> (Downstream, Result<Output, Failure>)? {
+                guard let downstream, let outcome else { return nil }
+                if case .success = outcome, !demanded { return nil }
+                self.downstream = nil
+                self.outcome = nil
+                future = nil
+                return (downstream, outcome)
+            }
+        }
+
+        private let state: Locked<State>
+
+        init(downstream: Downstream, future: Future) {
+            state = Locked(State(downstream: downstream, future: future))
+            super.init()
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        override var isReleased: Bool {
+            state.withLock { $0.downstream == nil }
+        }
+
+        override func settle(_ outcome: Result<Output, Failure>) {
+            let deliverable = state.withLock { state -> (Downstream, Result<Output, Failure>)? in
+                guard state.downstream != nil else { return nil }
+                state.outcome = outcome
+                return state.takeDeliverable()
+            }
+            deliver(deliverable)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            precondition(
+                demand > 0, "Demand must not be zero: the Future subscription was asked for .none")
+            let deliverable = state.withLock { state -> (Downstream, Result<Output, Failure>)? in
+                state.demanded = true
+                return state.takeDeliverable()
+            }
+            deliver(deliverable)
+        }
+
+        func cancel() {
+            let (released, future) = state.withLock { state -> (Downstream?, Future?) in
+                defer {
+                    state.downstream = nil
+                    state.outcome = nil
+                    state.future = nil
+                }
+                return (state.downstream, state.future)
+            }
+            _ = released
+            future?.remove(self)
+        }
+
+        private func deliver(_ deliverable: (Downstream, Result<Output, Failure>)?) {
+            guard let (downstream, outcome) = deliverable else { return }
+            switch outcome {
+            case .success(let value):
+                _ = downstream.receive(value)
+                downstream.receive(completion: .finished)
+            case .failure(let error):
+                downstream.receive(completion: .failure(error))
+            }
+        }
+
+        var description: String { "Future" }
+
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        var playgroundDescription: Any { description }
+    }
+}
