@@ -1,0 +1,283 @@
+extension Publishers {
+    /// A publisher that performs the specified closures when publisher events occur.
+    ///
+    /// Each closure runs just before the event it observes is passed on: `receiveSubscription`,
+    /// `receiveOutput` and `receiveCompletion` on the thread that delivers the upstream's signal;
+    /// `receiveRequest` and `receiveCancel` on the thread that requests or cancels.
+    /// `receiveRequest` also sees the extra demand the subscriber returns from `receive(_:)`.
+    /// Demand and failures pass through unchanged. Completion or cancellation releases the
+    /// subscriber and every closure; signals the upstream sends after that are ignored.
+    public struct HandleEvents<Upstream: Publisher>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// A closure that executes when the publisher receives the subscription from the
+        /// upstream publisher.
+        public var receiveSubscription: ((any Subscription) -> Void)?
+
+        /// A closure that executes when the publisher receives a value from the upstream
+        /// publisher.
+        public var receiveOutput: ((Output) -> Void)?
+
+        /// A closure that executes when the upstream publisher finishes normally or terminates
+        /// with an error.
+        public var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+
+        /// A closure that executes when the downstream receiver cancels publishing.
+        public var receiveCancel: (() -> Void)?
+
+        /// A closure that executes when the publisher receives a request for more elements.
+        public var receiveRequest: ((Subscribers.Demand) -> Void)?
+
+        /// Creates a publisher that performs the specified closures when publisher events occur.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - receiveSubscription: A closure that executes when the publisher receives the
+        ///     subscription from the upstream publisher.
+        ///   - receiveOutput: A closure that executes when the publisher receives a value from
+        ///     the upstream publisher.
+        ///   - receiveCompletion: A closure that executes when the upstream publisher finishes
+        ///     normally or terminates with an error.
+        ///   - receiveCancel: A closure that executes when the downstream receiver cancels
+        ///     publishing.
+        ///   - receiveRequest: A closure that executes when the publisher receives a request for
+        ///     more elements.
+        @inlinable
+        public init(
+            upstream: Upstream,
+            receiveSubscription: ((any Subscription) -> Void)? = nil,
+            receiveOutput: ((Output) -> Void)? = nil,
+            receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+            receiveCancel: (() -> Void)? = nil,
+            receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+        ) {
+            self.upstream = upstream
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+            self.receiveCancel = receiveCancel
+            self.receiveRequest = receiveRequest
+        }
+
+        /// Attaches `subscriber` through a subscription described as "HandleEvents".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, events: self))
+        }
+    }
+}
+
+extension Publishers.HandleEvents {
+    /// The subscription: runs the hooks around each signal it relays.
+    ///
+    /// As in ``TryRelay``, who ends the stream is decided under the `shared` lock, while the
+    /// downstream and the serial-path hooks are handed over through a ``DeliveryGate`` so that a
+    /// value takes no lock. `receiveRequest` is kept twice: the serial path calls its own copy for
+    /// demand returned from `receive(_:)`, `request(_:)` calls the locked one.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+        @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+
+        /// What the upstream's serial path needs; `nil` once released.
+        @usableFromInline
+        internal struct Owned {
+            @usableFromInline let downstream: Downstream
+            @usableFromInline let receiveSubscription: ((any Subscription) -> Void)?
+            @usableFromInline let receiveOutput: ((Output) -> Void)?
+            @usableFromInline let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+            @usableFromInline let receiveRequest: ((Subscribers.Demand) -> Void)?
+
+            @inlinable
+            init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
+                self.downstream = downstream
+                receiveSubscription = events.receiveSubscription
+                receiveOutput = events.receiveOutput
+                receiveCompletion = events.receiveCompletion
+                receiveRequest = events.receiveRequest
+            }
+        }
+
+        @usableFromInline
+        internal enum Link {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            case terminal
+        }
+
+        /// What the downstream's `request` and `cancel` need, from any thread.
+        @usableFromInline
+        internal struct Shared {
+            @usableFromInline var link = Link.awaitingSubscription
+            @usableFromInline var receiveRequest: ((Subscribers.Demand) -> Void)?
+            @usableFromInline var receiveCancel: (() -> Void)?
+
+            @inlinable
+            init(receiveRequest: ((Subscribers.Demand) -> Void)?, receiveCancel: (() -> Void)?) {
+                self.receiveRequest = receiveRequest
+                self.receiveCancel = receiveCancel
+            }
+
+            /// Ends the stream, returning everything it held so the caller releases it unlocked.
+            @inlinable
+            mutating func terminate() -> Shared {
+                let previous = self
+                link = .terminal
+                receiveRequest = nil
+                receiveCancel = nil
+                return previous
+            }
+        }
+
+        @usableFromInline
+        internal let shared: Locked<Shared>
+
+        @usableFromInline
+        internal let gate = DeliveryGate()
+
+        /// Read and written only on the serial path, or by the side the gate names.
+        @usableFromInline
+        internal var owned: Owned?
+
+        @inlinable
+        internal init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
+            owned = Owned(downstream: downstream, events: events)
+            shared = Locked(Shared(receiveRequest: events.receiveRequest, receiveCancel: events.receiveCancel))
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        internal func receive(subscription: any Subscription) {
+            let accepted = shared.withLock { shared -> Bool in
+                guard case .awaitingSubscription = shared.link else { return false }
+                shared.link = .subscribed(subscription)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            // Nobody can have stopped the stream yet: the downstream has not seen this object.
+            gate.open()
+            if let owned {
+                owned.receiveSubscription?(subscription)
+                owned.downstream.receive(subscription: self)
+            }
+            if gate.leave() {
+                owned = nil
+            }
+        }
+
+        @inlinable
+        internal func receive(_ input: Output) -> Subscribers.Demand {
+            guard gate.enter("HandleEvents"), let owned else { return .none }
+            owned.receiveOutput?(input)
+            let demand = owned.downstream.receive(input)
+            if gate.leave() {
+                self.owned = nil
+                return .none
+            }
+            if demand > 0 {
+                owned.receiveRequest?(demand)
+            }
+            return demand
+        }
+
+        @inlinable
+        internal func receive(completion: Subscribers.Completion<Failure>) {
+            let previous = shared.withLock { $0.terminate() }
+            switch previous.link {
+            case .awaitingSubscription:
+                preconditionFailure(
+                    "A publisher must send the subscription before its completion: HandleEvents received the completion first")
+            case .terminal:
+                return
+            case .subscribed:
+                gate.stopFromSerialPath()
+                let released = owned
+                owned = nil
+                released?.receiveCompletion?(completion)
+                released?.downstream.receive(completion: completion)
+            }
+        }
+
+        @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
+            let (upstream, hook) = shared.withLock {
+                shared -> ((any Subscription)?, ((Subscribers.Demand) -> Void)?) in
+                guard case .subscribed(let upstream) = shared.link else { return (nil, nil) }
+                return (upstream, shared.receiveRequest)
+            }
+            hook?(demand)
+            upstream?.request(demand)
+        }
+
+        @inlinable
+        internal func cancel() {
+            let previous = shared.withLock { $0.terminate() }
+            guard case .subscribed(let upstream) = previous.link else { return }
+            previous.receiveCancel?()
+            if gate.stopFromOutside() {
+                owned = nil
+            }
+            upstream.cancel()
+        }
+
+        @usableFromInline
+        internal var description: String { "HandleEvents" }
+
+        @usableFromInline
+        internal var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        @usableFromInline
+        internal var playgroundDescription: Any { description }
+    }
+}
+
+extension Publisher {
+    /// Performs the specified closures when publisher events occur.
+    ///
+    /// Each closure runs just before the event it observes is passed on. Demand and failures
+    /// pass through unchanged.
+    /// - Parameters:
+    ///   - receiveSubscription: An optional closure that executes when the publisher receives
+    ///     the subscription from the upstream publisher. This value defaults to `nil`.
+    ///   - receiveOutput: An optional closure that executes when the publisher receives a value
+    ///     from the upstream publisher. This value defaults to `nil`.
+    ///   - receiveCompletion: An optional closure that executes when the upstream publisher
+    ///     finishes normally or terminates with an error. This value defaults to `nil`.
+    ///   - receiveCancel: An optional closure that executes when the downstream receiver
+    ///     cancels publishing. This value defaults to `nil`.
+    ///   - receiveRequest: An optional closure that executes when the publisher receives a
+    ///     request for more elements. This value defaults to `nil`.
+    /// - Returns: A publisher that performs the specified closures when publisher events occur.
+    @inlinable
+    public func handleEvents(
+        receiveSubscription: ((any Subscription) -> Void)? = nil,
+        receiveOutput: ((Output) -> Void)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+        receiveCancel: (() -> Void)? = nil,
+        receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+    ) -> Publishers.HandleEvents<Self> {
+        Publishers.HandleEvents(
+            upstream: self,
+            receiveSubscription: receiveSubscription,
+            receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion,
+            receiveCancel: receiveCancel,
+            receiveRequest: receiveRequest)
+    }
+}

@@ -1,0 +1,94 @@
+extension Publishers {
+    /// A publisher that transforms all elements from the upstream publisher with a provided
+    /// error-throwing closure.
+    ///
+    /// Demand passes through unchanged. If the closure throws, the publisher cancels the upstream
+    /// and fails with the thrown error; it delivers nothing after that. Upstream failures are
+    /// republished as `any Error`. The closure runs on the thread that delivers the upstream
+    /// value. Completion or cancellation releases the subscriber and the closure.
+    public struct TryMap<Upstream: Publisher, Output>: Publisher {
+        /// The kind of errors this publisher might publish: any error, thrown or upstream.
+        public typealias Failure = any Error
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The error-throwing closure that transforms elements from the upstream publisher.
+        public let transform: (Upstream.Output) throws -> Output
+
+        /// Creates a publisher that transforms all elements from the upstream publisher with a
+        /// provided error-throwing closure.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - transform: The error-throwing closure that transforms elements from the upstream
+        ///     publisher.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Attaches `subscriber` through a ``TryRelay`` subscription described as "TryMap".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let transform = self.transform
+            upstream.subscribe(
+                TryRelay<Upstream.Output, Upstream.Failure, S>(name: "TryMap", downstream: subscriber) {
+                    try transform($0)
+                })
+        }
+    }
+}
+
+extension Publisher {
+    /// Transforms all elements from the upstream publisher with a provided error-throwing closure.
+    ///
+    /// Demand passes through unchanged. If the closure throws, the upstream is cancelled and the
+    /// publisher fails with the thrown error.
+    /// - Parameter transform: A closure that takes one element as its parameter and returns a
+    ///   new element. If the closure throws an error, the publisher fails with the thrown error.
+    /// - Returns: A publisher that uses the provided closure to map elements from the upstream
+    ///   publisher to new elements that it then publishes.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+        Publishers.TryMap(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers.Map {
+    /// Fuses a map and a try-map into one: `map(f).tryMap(g)` runs `try g(f(x))` in a single
+    /// relay.
+    /// - Parameter transform: A closure that takes one element as its parameter and returns a
+    ///   new element. If the closure throws an error, the publisher fails with the thrown error.
+    /// - Returns: One `TryMap` over the original upstream.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
+    }
+}
+
+extension Publishers.TryMap {
+    /// Fuses a try-map and a map into one: `tryMap(f).map(g)` runs `g(try f(x))` in a single
+    /// relay.
+    /// - Parameter transform: A closure that takes one element as its parameter and returns a
+    ///   new element.
+    /// - Returns: One `TryMap` over the original upstream.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
+    }
+
+    /// Fuses two try-maps into one: `tryMap(f).tryMap(g)` runs `try g(try f(x))` in a single
+    /// relay.
+    /// - Parameter transform: A closure that takes one element as its parameter and returns a
+    ///   new element. If the closure throws an error, the publisher fails with the thrown error.
+    /// - Returns: One `TryMap` over the original upstream.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
+    }
+}

@@ -1,0 +1,179 @@
+/// The subscription behind ``Publishers/TryMap``, ``Publishers/TryFilter`` and
+/// ``Publishers/TryCompactMap``: one state machine for every operator whose closure may throw.
+///
+/// Each operator supplies a `step` that turns an upstream value into an output, or into `nil` to
+/// skip it (the skip is compensated with a demand of one). When the step throws, the relay
+/// cancels the upstream, fails the downstream with the error, and from then on ignores whatever
+/// the upstream still sends. Completion, failure and cancel all release the downstream and the
+/// step at once.
+///
+/// Who ends the stream (an upstream completion, a throw, or the downstream's `cancel` from any
+/// thread) is decided under the `link` lock. The downstream and the step are touched only on the
+/// upstream's serial signal path, handed over through a ``DeliveryGate``, so delivering a value
+/// takes no lock.
+@usableFromInline
+internal final class TryRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+where Downstream.Failure == any Error {
+    @usableFromInline
+    internal typealias Failure = UpstreamFailure
+
+    @usableFromInline
+    internal typealias Step = (Input) throws -> Downstream.Input?
+
+    /// What the serial path needs; `nil` once released.
+    @usableFromInline
+    internal struct Owned {
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let step: Step
+
+        @inlinable
+        init(downstream: Downstream, step: @escaping Step) {
+            self.downstream = downstream
+            self.step = step
+        }
+    }
+
+    @usableFromInline
+    internal enum Link {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminal
+    }
+
+    @usableFromInline
+    internal let link = Locked(Link.awaitingSubscription)
+
+    @usableFromInline
+    internal let gate = DeliveryGate()
+
+    /// Read and written only on the serial path, or by the side the gate names.
+    @usableFromInline
+    internal var owned: Owned?
+
+    @usableFromInline
+    internal let name: StaticString
+
+    @inlinable
+    internal init(name: StaticString, downstream: Downstream, step: @escaping Step) {
+        self.name = name
+        owned = Owned(downstream: downstream, step: step)
+        SubscriptionLedger.enter(self)
+    }
+
+    deinit {
+        SubscriptionLedger.leave(self)
+    }
+
+    @inlinable
+    internal func receive(subscription: any Subscription) {
+        let accepted = link.withLock { link -> Bool in
+            guard case .awaitingSubscription = link else { return false }
+            link = .subscribed(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        // Nobody can have stopped the stream yet: the downstream has not seen the relay.
+        gate.open()
+        if let downstream = owned?.downstream {
+            downstream.receive(subscription: self)
+        }
+        if gate.leave() {
+            owned = nil
+        }
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        guard gate.enter(name), let owned else { return .none }
+        let demand: Subscribers.Demand
+        do {
+            if let output = try owned.step(input) {
+                demand = owned.downstream.receive(output)
+            } else {
+                demand = .max(1)
+            }
+        } catch {
+            fail(error, owned.downstream)
+            return .none
+        }
+        if gate.leave() {
+            self.owned = nil
+            return .none
+        }
+        return demand
+    }
+
+    /// The step threw: cancel the upstream, then fail the downstream, unless the downstream
+    /// cancelled first.
+    @usableFromInline
+    internal func fail(_ error: any Error, _ downstream: Downstream) {
+        let previous = link.withLock { link -> Link in
+            defer { link = .terminal }
+            return link
+        }
+        // Still inside the delivery `enter` began, so the state is ours whoever ended the stream.
+        gate.stopFromSerialPath()
+        owned = nil
+        if case .subscribed(let upstream) = previous {
+            upstream.cancel()
+            downstream.receive(completion: .failure(error))
+        }
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        let previous = link.withLock { link -> Link in
+            defer { link = .terminal }
+            return link
+        }
+        switch previous {
+        case .awaitingSubscription:
+            preconditionFailure(
+                "A publisher must send the subscription before its completion: \(name) received the completion first")
+        case .terminal:
+            return
+        case .subscribed:
+            gate.stopFromSerialPath()
+            let released = owned
+            owned = nil
+            released?.downstream.receive(completion: completion.eraseError())
+        }
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        let upstream = link.withLock { link -> (any Subscription)? in
+            guard case .subscribed(let upstream) = link else { return nil }
+            return upstream
+        }
+        upstream?.request(demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        let previous = link.withLock { link -> Link in
+            defer { link = .terminal }
+            return link
+        }
+        guard case .subscribed(let upstream) = previous else { return }
+        if gate.stopFromOutside() {
+            owned = nil
+        }
+        upstream.cancel()
+    }
+
+    @usableFromInline
+    internal var description: String { "\(name)" }
+
+    /// No children: the downstream belongs to the serial path and cannot be read from here.
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

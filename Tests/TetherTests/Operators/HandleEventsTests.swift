@@ -1,0 +1,154 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class HandleEventsTests: TetherTestCase {
+    func testEachHookRunsJustBeforeTheEventIsPassedOn() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(
+            demand: .max(2), demandPerValue: { $0 == 2 ? .max(3) : .none })
+        var log: [String] = []
+        // Each hook notes how much the other side had already seen, which proves the order.
+        publisher.handleEvents(
+            receiveSubscription: { log.append("subscription \($0) downstream=\(recorder.events.count)") },
+            receiveOutput: { log.append("output \($0) downstream=\(recorder.events.count)") },
+            receiveCompletion: { log.append("completion \($0) downstream=\(recorder.events.count)") },
+            receiveCancel: { log.append("cancel upstream=\(publisher.subscription?.events.count ?? -1)") },
+            receiveRequest: { log.append("request \($0) upstream=\(publisher.subscription?.events.count ?? -1)") }
+        ).subscribe(recorder)
+
+        XCTAssertEqual(publisher.send(1), [.none])
+        XCTAssertEqual(publisher.send(2), [.max(3)])
+        publisher.send(completion: .failure(TestError(id: 5)))
+
+        XCTAssertEqual(log, [
+            "subscription RecordingSubscription downstream=0",
+            "request max(2) upstream=0",
+            "output 1 downstream=1",
+            "output 2 downstream=2",
+            "request max(3) upstream=1",
+            "completion failure(TestError(5)) downstream=3",
+        ])
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.failure(TestError(id: 5)))])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["HandleEvents"])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(2))])
+    }
+
+    func testCancelRunsTheHookThenCancelsUpstreamAndIgnoresLaterSignals() throws {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
+        var log: [String] = []
+        publisher.handleEvents(
+            receiveOutput: { log.append("output \($0)") },
+            receiveCompletion: { _ in log.append("completion") },
+            receiveCancel: { log.append("cancel upstream=\(publisher.subscription?.events ?? [])") },
+            receiveRequest: { log.append("request \($0)") }
+        ).subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+
+        subscription.cancel()
+        subscription.cancel()
+        subscription.request(.max(1))
+        XCTAssertEqual(publisher.send(7), [.none])
+        publisher.send(completion: .finished)
+
+        XCTAssertEqual(log, ["request max(1)", "cancel upstream=[.requested(max(1))]"])
+        XCTAssertEqual(recorder.events, [.subscription])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .cancelled])
+        recorder.cancel()
+    }
+
+    func testAllHooksAreOptional() {
+        let recorder = RecordingSubscriber<Int, Never>()
+        (1...3).publisher.handleEvents().subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    }
+
+    func testCancelFromInsideReceiveOutputStopsDelivery() {
+        let recorder = RecordingSubscriber<Int, Never>()
+        var cancels = 0
+        (1...5).publisher
+            .handleEvents(receiveOutput: { if $0 == 2 { recorder.cancel() } }, receiveCancel: { cancels += 1 })
+            .subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2)])
+        XCTAssertEqual(cancels, 1)
+    }
+
+    func testReleasesDownstreamAndHooksOnCancelWhileUpstreamStillHoldsIt() {
+        let publisher = RecordingPublisher<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            publisher.handleEvents(
+                receiveSubscription: { [token] _ in _ = token },
+                receiveOutput: { [token] _ in _ = token },
+                receiveCompletion: { [token] _ in _ = token },
+                receiveCancel: { [token] in _ = token },
+                receiveRequest: { [token] _ in _ = token }
+            ).subscribe(recorder)
+            recorder.cancel()
+        }
+        XCTAssertNil(weakRecorder)
+        XCTAssertNil(weakToken)
+        publisher.releaseSubscribers()
+    }
+
+    func testReleasesDownstreamAndHooksOnCompletion() {
+        let publisher = RecordingPublisher<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        weak var weakToken: Token?
+        var subscription: (any Subscription)?
+        do {
+            let token = Token()
+            weakToken = token
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            publisher.handleEvents(
+                receiveCancel: { [token] in _ = token },
+                receiveRequest: { [token] _ in _ = token }
+            ).subscribe(recorder)
+            subscription = recorder.subscription
+            publisher.send(completion: .finished)
+        }
+        XCTAssertNotNil(subscription, "the test holds the subscription on purpose")
+        XCTAssertNil(weakRecorder)
+        XCTAssertNil(weakToken)
+        subscription = nil
+        publisher.releaseSubscribers()
+    }
+
+    func testDescriptionAndMirror() throws {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        publisher.handleEvents().subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        XCTAssertEqual(String(describing: subscription), "HandleEvents")
+        XCTAssertEqual(Mirror(reflecting: subscription).children.count, 0)
+        recorder.cancel()
+    }
+
+    func testCancelRacingWithValuesDeliversAPrefixThenStops() {
+        for _ in 0..<50 {
+            let publisher = RecordingPublisher<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            let cancels = AtomicCounter()
+            publisher.handleEvents(receiveCancel: { cancels.increment() }).subscribe(recorder)
+            DispatchQueueStandIn.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    for value in 0..<200 { publisher.send(value) }
+                } else {
+                    recorder.cancel()
+                }
+            }
+            let values = recorder.values
+            XCTAssertEqual(values, Array(0..<values.count))
+            XCTAssertEqual(cancels.value, 1)
+            XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
+            XCTAssertEqual(publisher.send(1_000), [.none])
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Tether
+import TetherTesting
+
+/// A reference to watch with `weak` in lifetime tests: closures capture one, so the token dies
+/// exactly when the operator lets go of the closure.
+final class Token {}
+
+extension RecordingSubscriber {
+    /// The whole history as text, for failures that are `any Error` or values that are tuples,
+    /// whose events are not `Equatable`.
+    var history: [String] { events.map(\.description) }
+}
+
+/// A publisher that describes the subscriber it is given, then finishes it at once: lets tests
+/// inspect the value-type relays that operators hand upstream.
+struct DescribingPublisher<Output, Failure: Error>: Publisher {
+    final class Seen {
+        var description = ""
+        var mirrorLabels: [String] = []
+    }
+
+    let seen = Seen()
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        seen.description = String(describing: subscriber)
+        seen.mirrorLabels = Mirror(reflecting: subscriber).children.compactMap(\.label)
+        subscriber.receive(subscription: Subscriptions.empty)
+        subscriber.receive(completion: .finished)
+    }
+}
+
+/// A publisher that keeps its one subscriber and lets the test hand it subscriptions, for the
+/// contract edges `RecordingPublisher` cannot reach (a second subscription).
+final class ManualPublisher<Output, Failure: Error>: Publisher {
+    private(set) var subscriber: AnySubscriber<Output, Failure>?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        self.subscriber = AnySubscriber(subscriber)
+    }
+
+    /// Forgets the subscriber.
+    func release() { subscriber = nil }
+}

@@ -1,0 +1,80 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class TryCompactMapTests: TetherTestCase {
+    func testNilResultsAreCompensatedWithDemandOfOne() {
+        let publisher = RecordingPublisher<String, Never>()
+        let recorder = RecordingSubscriber<Int, any Error>(demand: .max(1), demandPerValue: { _ in .max(1) })
+        publisher.tryCompactMap { Int($0) }.subscribe(recorder)
+
+        XCTAssertEqual(publisher.send("a"), [.max(1)])
+        XCTAssertEqual(publisher.send("1"), [.max(1)])
+        XCTAssertEqual(publisher.send("b"), [.max(1)])
+        XCTAssertEqual(publisher.send("2"), [.max(1)])
+        publisher.send(completion: .finished)
+
+        XCTAssertEqual(recorder.history, [".subscription", ".value(1)", ".value(2)", ".completion(.finished)"])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1))])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["TryCompactMap"])
+    }
+
+    func testThrowCancelsUpstreamFailsDownstreamAndIgnoresEverythingAfter() {
+        let publisher = RecordingPublisher<String, TestError>()
+        let recorder = RecordingSubscriber<Int, any Error>(demand: .max(3), demandPerValue: { _ in .max(10) })
+        var calls = 0
+        publisher.tryCompactMap { text -> Int? in
+            calls += 1
+            if text == "throw" { throw TestError(id: 1) }
+            return Int(text)
+        }.subscribe(recorder)
+
+        XCTAssertEqual(publisher.send("2"), [.max(10)])
+        XCTAssertEqual(publisher.send("throw"), [.none])
+        XCTAssertEqual(publisher.send("9"), [.none])
+        publisher.send(completion: .failure(TestError(id: 2)))
+        recorder.request(.max(1_000))
+        recorder.cancel()
+
+        XCTAssertEqual(recorder.history, [".subscription", ".value(2)", ".completion(.failure(TestError(1)))"])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(3)), .cancelled])
+        XCTAssertEqual(calls, 2)
+    }
+
+    func testCompactMapFusesIntoOneTryCompactMap() {
+        let publisher = RecordingPublisher<String, Never>()
+        let fused: Publishers.TryCompactMap<RecordingPublisher<String, Never>, Int> = publisher
+            .tryCompactMap { Int($0) }
+            .compactMap { value -> Int? in
+                if value < 0 { throw TestError(id: value) }
+                return value.isMultiple(of: 2) ? value / 2 : nil
+            }
+        XCTAssertTrue(fused.upstream === publisher)
+        let recorder = RecordingSubscriber<Int, any Error>()
+        fused.subscribe(recorder)
+
+        XCTAssertEqual(publisher.send("x"), [.max(1)])
+        XCTAssertEqual(publisher.send("3"), [.max(1)])
+        XCTAssertEqual(publisher.send("8"), [.none])
+        XCTAssertEqual(publisher.send("-1"), [.none])
+
+        XCTAssertEqual(recorder.history, [".subscription", ".value(4)", ".completion(.failure(TestError(-1)))"])
+    }
+
+    func testReleasesDownstreamAndClosureOnCancel() {
+        let publisher = RecordingPublisher<String, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, any Error>?
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let recorder = RecordingSubscriber<Int, any Error>()
+            weakRecorder = recorder
+            publisher.tryCompactMap { [token] in _ = token; return Int($0) }.subscribe(recorder)
+            recorder.cancel()
+        }
+        XCTAssertNil(weakRecorder)
+        XCTAssertNil(weakToken)
+        publisher.releaseSubscribers()
+    }
+}
