@@ -1,0 +1,172 @@
+/// A publisher that publishes changes from observable objects.
+///
+/// It is the default ``ObservableObject/ObjectWillChangePublisher``: every `@Published` property
+/// of an ``ObservableObject`` calls ``send()`` on it just before the property changes.
+///
+/// As in Combine, the publisher signals "about to change" rather than producing values to be
+/// counted: once a subscriber has requested any demand at all, it receives every ``send()``.
+/// A subscriber that has requested nothing receives nothing. `send()` may be called from any
+/// thread; each subscriber still receives its signals one at a time, and a `send()` made from
+/// inside a subscriber's `receive` reaches that subscriber after the current call returns.
+/// Subscriptions hold the publisher weakly, so subscribing keeps no object alive.
+public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
+    /// The kind of values published by this publisher: `Void`, a bare "will change" signal.
+    public typealias Output = Void
+
+    /// The kind of errors this publisher might publish: it cannot fail.
+    public typealias Failure = Never
+
+    @usableFromInline
+    internal let conduits = Locked(ContiguousArray<Conduit>())
+
+    /// Creates an observable object publisher instance.
+    public init() {}
+
+    /// Attaches `subscriber`; it receives every ``send()`` made after its first request.
+    /// - Parameter subscriber: The subscriber to attach.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
+        let downstream = AnySubscriber(subscriber)
+        let conduit = Conduit(downstream: downstream, parent: self)
+        conduits.withLock { $0.append(conduit) }
+        conduit.start(downstream)
+    }
+
+    /// Sends the changed value to the downstream subscribers.
+    ///
+    /// Copying the subscriber list is a reference-count bump of its buffer, so sending allocates
+    /// nothing.
+    @inlinable
+    public func send() {
+        for conduit in conduits.withLock({ $0 }) {
+            conduit.signal()
+        }
+    }
+
+    @usableFromInline
+    internal func detach(_ conduit: Conduit) {
+        let removed = conduits.withLock { conduits -> Conduit? in
+            guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
+            return conduits.remove(at: index)
+        }
+        _ = removed
+    }
+}
+
+extension ObservableObjectPublisher {
+    /// One subscriber's subscription.
+    ///
+    /// A signal is a `Void`, so the queue of signals that arrive while the subscriber is busy is
+    /// a counter: the delivering thread keeps calling the subscriber until it is spent. The
+    /// class is not generic (the subscriber is type-erased once, on subscription) so that the
+    /// per-signal path, reached through the publisher's list, runs as specialised code instead
+    /// of instantiating generic metadata on every call.
+    @usableFromInline
+    internal final class Conduit: Subscription, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    {
+        @usableFromInline typealias Downstream = AnySubscriber<Void, Never>
+
+        @usableFromInline
+        internal struct State {
+            /// `nil` once cancelled.
+            @usableFromInline var downstream: Downstream?
+            @usableFromInline weak var parent: ObservableObjectPublisher?
+            /// Set by the first request: from then on every signal is delivered.
+            @usableFromInline var active = false
+            /// A call into the subscriber is under way (initially: handing over the subscription).
+            @usableFromInline var delivering = true
+            /// Signals accepted while `delivering`.
+            @usableFromInline var owed = 0
+
+            @inlinable
+            init(downstream: Downstream, parent: ObservableObjectPublisher) {
+                self.downstream = downstream
+                self.parent = parent
+            }
+        }
+
+        @usableFromInline
+        internal let state: Locked<State>
+
+        @inlinable
+        internal init(downstream: Downstream, parent: ObservableObjectPublisher) {
+            state = Locked(State(downstream: downstream, parent: parent))
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        /// Hands the subscription over, then delivers the signals that arrived meanwhile.
+        @inlinable
+        internal func start(_ downstream: Downstream) {
+            downstream.receive(subscription: self)
+            drain()
+        }
+
+        @inlinable
+        internal func signal() {
+            let target = state.withLock { state -> Downstream? in
+                guard let downstream = state.downstream, state.active else { return nil }
+                if state.delivering {
+                    state.owed += 1
+                    return nil
+                }
+                state.delivering = true
+                return downstream
+            }
+            guard let target else { return }
+            _ = target.receive()
+            drain()
+        }
+
+        /// Delivers owed signals until none is left, then marks the conduit idle.
+        @inlinable
+        internal func drain() {
+            while let target = state.withLock({ state -> Downstream? in
+                guard let downstream = state.downstream, state.owed > 0 else {
+                    state.delivering = false
+                    return nil
+                }
+                state.owed -= 1
+                return downstream
+            }) {
+                _ = target.receive()
+            }
+        }
+
+        @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: ObservableObjectPublisher was asked for .none")
+            state.withLock { state in
+                if state.downstream != nil { state.active = true }
+            }
+        }
+
+        @inlinable
+        internal func cancel() {
+            let released = state.withLock { state -> (Downstream?, ObservableObjectPublisher?) in
+                defer {
+                    state.downstream = nil
+                    state.owed = 0
+                }
+                return (state.downstream, state.parent)
+            }
+            released.1?.detach(self)
+        }
+
+        @usableFromInline
+        internal var description: String { "ObservableObjectPublisher" }
+
+        @usableFromInline
+        internal var customMirror: Mirror {
+            let downstream = state.withLock { $0.downstream }
+            return Mirror(self, children: ["downstream": downstream as Any])
+        }
+
+        @usableFromInline
+        internal var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,115 @@
+import Synchronization
+
+/// Where the default `objectWillChange` publisher of each ``ObservableObject`` lives.
+///
+/// A protocol extension cannot add a stored property, and Linux has no associated objects.
+/// Combine (and OpenCombine) therefore find the publisher by walking the object's fields with
+/// reflection on every access, which costs microseconds and several allocations each time.
+/// Tether keeps the publishers in a side table instead:
+///
+/// - **Lookup.** The table maps `ObjectIdentifier(object)` to the object's publisher. The first
+///   access to `objectWillChange` creates the publisher and the entry; every later one is a
+///   lock and a hash lookup: O(1), no allocation, no reflection, no weak load.
+/// - **Identity.** An identifier is an address, which a new object could take over once the
+///   old one is freed. Each entry therefore holds an `unowned` reference to its object: that
+///   keeps the object's memory allocated after it is deinitialised (it does not keep the object
+///   alive), so while an entry exists no other object can have its identifier, and a lookup
+///   needs no liveness check. The caller is always the live object itself, or one of its
+///   `@Published` properties.
+/// - **Cleanup.** Each entry also holds a weak reference, which reads `nil` once the object
+///   has begun to deinitialise. Entries whose object is gone are swept whenever the table has
+///   doubled since the last sweep, which keeps insertion amortised O(1) and bounds what dead
+///   objects leave behind (their publisher and the bare allocation) to about the live size.
+///   The subject behind a `@Published` property's `$` publisher removes its owner's entry when
+///   it is deallocated together with the owner, so most observed objects let go at once.
+/// - **@Published.** A setter asks ``existingPublisher(for:)`` only while it has not yet found
+///   the publisher, then caches it in the property's storage (from then on the object owns its
+///   publisher, as in Combine). Nothing is created for objects nobody observes, and while the
+///   table is empty the question costs one relaxed atomic load.
+/// - **Concurrency.** All table access happens under one lock whose bodies call nothing;
+///   entries dropped by a sweep are released after the lock is let go.
+@usableFromInline
+internal enum ObservableObjectRegistry {
+    internal final class Entry {
+        /// Keeps the object's memory allocated (not the object alive), so that no other object
+        /// can take its address, and thus its identifier, while the entry exists.
+        unowned let pin: AnyObject
+        /// Tells the sweep whether the object is still alive.
+        weak var object: AnyObject?
+        let publisher: ObservableObjectPublisher
+
+        init(object: AnyObject, publisher: ObservableObjectPublisher) {
+            pin = object
+            self.object = object
+            self.publisher = publisher
+        }
+    }
+
+    internal struct Table {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        /// The size at which the next insertion sweeps dead entries.
+        var sweepThreshold = Table.minimumSweepThreshold
+
+        static let minimumSweepThreshold = 64
+
+        /// Removes the entries whose object is gone, returning them to be released later.
+        mutating func sweep() -> [Entry] {
+            var dead: [Entry] = []
+            entries = entries.filter { _, entry in
+                if entry.object != nil { return true }
+                dead.append(entry)
+                return false
+            }
+            sweepThreshold = Swift.max(Table.minimumSweepThreshold, entries.count * 2)
+            return dead
+        }
+    }
+
+    internal static let table = Locked(Table())
+
+    /// The number of entries, readable without the lock.
+    internal static let entryCount = Atomic<Int>(0)
+
+    /// The publisher of `object`, created on first use; the same instance for the object's
+    /// whole life. `object` must be alive.
+    @usableFromInline
+    internal static func publisher(for object: AnyObject) -> ObservableObjectPublisher {
+        let id = ObjectIdentifier(object)
+        let (publisher, released) = table.withLock { table -> (ObservableObjectPublisher, [Entry]) in
+            if let entry = table.entries[id] {
+                return (entry.publisher, [])
+            }
+            let publisher = ObservableObjectPublisher()
+            var released: [Entry] = []
+            table.entries[id] = Entry(object: object, publisher: publisher)
+            if table.entries.count >= table.sweepThreshold {
+                released += table.sweep()
+            }
+            entryCount.store(table.entries.count, ordering: .relaxed)
+            return (publisher, released)
+        }
+        _ = released
+        return publisher
+    }
+
+    /// The publisher of `object` if its `objectWillChange` has been asked for; never creates one.
+    /// `object` must be alive.
+    @usableFromInline
+    internal static func existingPublisher(for object: AnyObject) -> ObservableObjectPublisher? {
+        guard entryCount.load(ordering: .relaxed) > 0 else { return nil }
+        let id = ObjectIdentifier(object)
+        return table.withLock { $0.entries[id]?.publisher }
+    }
+
+    /// Removes the entry for `id` if its object is gone; called as an owner is deallocated.
+    @usableFromInline
+    internal static func forgetIfDead(_ id: ObjectIdentifier) {
+        guard entryCount.load(ordering: .relaxed) > 0 else { return }
+        let released = table.withLock { table -> Entry? in
+            guard let entry = table.entries[id], entry.object == nil else { return nil }
+            defer { entryCount.store(table.entries.count, ordering: .relaxed) }
+            return table.entries.removeValue(forKey: id)
+        }
+        _ = released
+    }
+}

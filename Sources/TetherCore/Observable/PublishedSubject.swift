@@ -1,0 +1,209 @@
+/// The subject behind a `@Published` property once its `$` publisher has been asked for.
+///
+/// It owns the property's value from then on, so that values assigned through
+/// ``Publisher/assign(to:)`` and values set on the property are one and the same. A new value
+/// goes out in `willSet` order, as in Combine: first the owner's `objectWillChange`, then the
+/// property's subscribers, and only then is it stored, so both see the old value when they
+/// read the property. When sends overlap (from several threads, or from inside a subscriber),
+/// the value sent last is the one that stays.
+///
+/// Upstream subscriptions from ``Publisher/assign(to:)`` are asked for `.unlimited` at once and
+/// live as long as the subject: it cancels them when it is deallocated with the property.
+@usableFromInline
+internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked Sendable {
+    @usableFromInline
+    internal struct State {
+        /// Conduits and upstreams; `hasDownstreamDemand` starts `true` because a published
+        /// property takes every upstream value whether or not anyone is subscribed.
+        @usableFromInline var hub = SubjectHub<Value, Never>()
+        @usableFromInline var value: Value
+        /// The last send that began, and the last send whose value was stored.
+        @usableFromInline var issued: UInt64 = 0
+        @usableFromInline var stored: UInt64 = 0
+        /// The owner's `objectWillChange`, once known.
+        @usableFromInline var changePublisher: ObservableObjectPublisher?
+        /// Where to look for `changePublisher` while it is unknown.
+        @usableFromInline weak var owner: AnyObject?
+
+        @inlinable
+        init(value: Value, owner: AnyObject?, changePublisher: ObservableObjectPublisher?) {
+            self.value = value
+            self.owner = owner
+            self.changePublisher = changePublisher
+            hub.hasDownstreamDemand = true
+        }
+    }
+
+    @usableFromInline
+    internal let state: Locked<State>
+
+    /// The owner's identity, to drop its `objectWillChange` entry when both are gone.
+    @usableFromInline
+    internal let ownerID: ObjectIdentifier?
+
+    @inlinable
+    internal init(_ value: Value, owner: AnyObject?, changePublisher: ObservableObjectPublisher?) {
+        state = Locked(State(value: value, owner: owner, changePublisher: changePublisher))
+        ownerID = owner.map(ObjectIdentifier.init)
+    }
+
+    deinit {
+        for upstream in state.withLock({ $0.hub.upstreams }) {
+            upstream.cancel()
+        }
+        if let ownerID {
+            ObservableObjectRegistry.forgetIfDead(ownerID)
+        }
+    }
+
+    /// The value the property holds now.
+    @inlinable
+    internal var value: Value {
+        state.withLock { $0.value }
+    }
+
+    /// Attaches `subscriber`; it receives the current value on its first demand, then every
+    /// new value (the latest one when it had no demand for the ones in between).
+    @inlinable
+    internal func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+        let conduit = state.withLock { state -> SubjectConduit<S> in
+            let conduit = SubjectConduit(
+                name: "PublishedSubject", downstream: subscriber, parent: self, latest: .some(state.value))
+            _ = state.hub.attach(conduit)
+            return conduit
+        }
+        conduit.start(subscriber)
+    }
+
+    /// Publishes `input` in `willSet` order, then stores it.
+    @inlinable
+    internal func send(_ input: Value) {
+        resolveChangePublisher()?.send()
+        let (receivers, ticket) = state.withLock {
+            state -> (ContiguousArray<SubjectHub<Value, Never>.Conduit>, UInt64) in
+            state.issued += 1
+            return (state.hub.conduits, state.issued)
+        }
+        for conduit in receivers {
+            conduit.offer(input)
+        }
+        let replaced = state.withLock { state -> Value? in
+            guard ticket > state.stored else { return nil }
+            state.stored = ticket
+            defer { state.value = input }
+            return state.value
+        }
+        _ = replaced
+    }
+
+    /// The owner's `objectWillChange`, looked up until it is first found and cached after.
+    @inlinable
+    internal func resolveChangePublisher() -> ObservableObjectPublisher? {
+        let (known, owner) = state.withLock { state -> (ObservableObjectPublisher?, AnyObject?) in
+            (state.changePublisher, state.changePublisher == nil ? state.owner : nil)
+        }
+        if let known { return known }
+        guard let owner, let found = ObservableObjectRegistry.existingPublisher(for: owner) else {
+            return nil
+        }
+        state.withLock { $0.changePublisher = found }
+        return found
+    }
+
+    /// Keeps `subscription` for the subject's lifetime and asks it for everything.
+    @inlinable
+    internal func send(subscription: any Subscription) {
+        if state.withLock({ $0.hub.receive(upstream: subscription) }) {
+            subscription.request(.unlimited)
+        }
+    }
+
+    /// Lets go of an upstream subscription that has finished.
+    @inlinable
+    internal func forget(upstream id: CombineIdentifier) {
+        let removed = state.withLock { state -> (any Subscription)? in
+            guard let index = state.hub.upstreams.firstIndex(where: { $0.combineIdentifier == id }) else {
+                return nil
+            }
+            return state.hub.upstreams.remove(at: index)
+        }
+        _ = removed
+    }
+
+    @usableFromInline
+    internal func detach(_ conduit: AnyObject) {
+        let removed = state.withLock { $0.hub.detach(conduit) }
+        _ = removed
+    }
+
+    @usableFromInline
+    internal func acknowledgeDownstreamDemand() {}
+}
+
+/// The subscriber behind ``Publisher/assign(to:)``: it feeds a published property's subject.
+///
+/// It holds the subject weakly, so the upstream never keeps the property (or its owner)
+/// alive; the subject holds the upstream subscription, so the subscription lives exactly as
+/// long as the property. An upstream that finishes is forgotten by the subject.
+@usableFromInline
+internal final class PublishedSubscriber<Value>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Failure = Never
+
+    /// Written only by `init`; weak loads are thread-safe.
+    @usableFromInline
+    internal weak var subject: PublishedSubject<Value>?
+
+    /// The identifier of the upstream subscription, once received.
+    @usableFromInline
+    internal let upstream = Locked<CombineIdentifier?>(nil)
+
+    @inlinable
+    internal init(_ subject: PublishedSubject<Value>) {
+        self.subject = subject
+        SubscriptionLedger.enter(self)
+    }
+
+    deinit {
+        SubscriptionLedger.leave(self)
+    }
+
+    @inlinable
+    internal func receive(subscription: any Subscription) {
+        let accepted = upstream.withLock { id -> Bool in
+            guard id == nil else { return false }
+            id = subscription.combineIdentifier
+            return true
+        }
+        guard accepted, let subject else {
+            subscription.cancel()
+            return
+        }
+        subject.send(subscription: subscription)
+    }
+
+    @inlinable
+    internal func receive(_ input: Value) -> Subscribers.Demand {
+        subject?.send(input)
+        return .none
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Never>) {
+        guard let id = upstream.withLock({ $0 }) else { return }
+        subject?.forget(upstream: id)
+    }
+
+    @usableFromInline
+    internal var description: String { "PublishedSubscriber" }
+
+    @usableFromInline
+    internal var customMirror: Mirror {
+        Mirror(self, children: ["subject": subject as Any])
+    }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

@@ -1,0 +1,170 @@
+extension Subscribers {
+    /// A simple subscriber that assigns received elements to a property indicated by a key path.
+    ///
+    /// The subscriber requests `.unlimited` as soon as it receives its subscription and assigns
+    /// each value to `object[keyPath: keyPath]` on the thread that delivers it. As in Combine,
+    /// it holds ``object`` strongly until the upstream completes or the subscriber is cancelled,
+    /// and then lets go of it (and of the subscription): an object that keeps the cancellable of
+    /// an assignment to itself forms a cycle that only `cancel()` breaks. ``cancel()`` is
+    /// thread-safe and cancels the subscription once; a second subscription is cancelled on
+    /// arrival.
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    {
+        /// The kind of errors this subscriber might receive: it can receive none.
+        public typealias Failure = Never
+
+        @usableFromInline
+        internal enum Status {
+            case awaitingSubscription(Root)
+            case subscribed(Root, any Subscription)
+            case terminal
+        }
+
+        @usableFromInline
+        internal let status: Locked<Status>
+
+        /// The key path that indicates the property to assign.
+        public let keyPath: ReferenceWritableKeyPath<Root, Input>
+
+        /// The object that contains the property to assign.
+        ///
+        /// The subscriber holds a strong reference to this object until the upstream publisher
+        /// completes or the subscriber is cancelled, at which point this property becomes `nil`.
+        public var object: Root? {
+            status.withLock { status in
+                switch status {
+                case .awaitingSubscription(let object), .subscribed(let object, _): return object
+                case .terminal: return nil
+                }
+            }
+        }
+
+        /// Creates a subscriber to assign the value of a property indicated by a key path.
+        /// - Parameters:
+        ///   - object: The object that contains the property. The subscriber assigns the
+        ///     object's property every time it receives a new value.
+        ///   - keyPath: A key path that indicates the property to assign.
+        @inlinable
+        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+            status = Locked(.awaitingSubscription(object))
+            self.keyPath = keyPath
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        /// Stores the subscription and requests `.unlimited`; cancels any later subscription.
+        /// - Parameter subscription: The subscription from the publisher.
+        @inlinable
+        public func receive(subscription: any Subscription) {
+            let accepted = status.withLock { status -> Bool in
+                guard case .awaitingSubscription(let object) = status else { return false }
+                status = .subscribed(object, subscription)
+                return true
+            }
+            if accepted {
+                subscription.request(.unlimited)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        /// Assigns the value to the object's property; ignored once completed or cancelled.
+        /// - Parameter value: The published value.
+        /// - Returns: `.none`: the subscriber asked for everything on subscription.
+        @inlinable
+        public func receive(_ value: Input) -> Subscribers.Demand {
+            let target = status.withLock { status -> Root? in
+                guard case .subscribed(let object, _) = status else { return nil }
+                return object
+            }
+            if let target {
+                target[keyPath: keyPath] = value
+            }
+            return .none
+        }
+
+        /// Releases the object and the subscription.
+        /// - Parameter completion: How the publisher finished.
+        @inlinable
+        public func receive(completion: Subscribers.Completion<Never>) {
+            let released = status.withLock { status -> Status in
+                defer { status = .terminal }
+                return status
+            }
+            _ = released
+        }
+
+        /// Cancels the subscription and releases the object, once; later calls do nothing.
+        @inlinable
+        public func cancel() {
+            let previous = status.withLock { status -> Status in
+                defer { status = .terminal }
+                return status
+            }
+            if case .subscribed(_, let subscription) = previous {
+                subscription.cancel()
+            }
+        }
+
+        /// `"Assign Root."`, with the type of the object, as in Combine.
+        public var description: String { "Assign \(Root.self)." }
+
+        /// A mirror with the children `object`, `keyPath` and `status`.
+        public var customMirror: Mirror {
+            let current = status.withLock { $0 }
+            let object: Root?
+            let statusDescription: String
+            switch current {
+            case .awaitingSubscription(let held):
+                object = held
+                statusDescription = "awaiting subscription"
+            case .subscribed(let held, let subscription):
+                object = held
+                statusDescription = "subscribed(\(subscription))"
+            case .terminal:
+                object = nil
+                statusDescription = "terminal"
+            }
+            return Mirror(
+                self,
+                children: [
+                    ("object", object as Any),
+                    ("keyPath", keyPath),
+                    ("status", statusDescription),
+                ])
+        }
+
+        /// The ``description``.
+        public var playgroundDescription: Any { description }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Assigns each element from a publisher to a property on an object.
+    ///
+    /// The subscriber requests `.unlimited` on subscription and assigns each value on the
+    /// thread that delivers it. It holds `object` strongly until the publisher completes or
+    /// the returned cancellable is cancelled or deallocated; storing that cancellable on
+    /// `object` itself therefore forms a reference cycle, which only `cancel()` breaks. To tie
+    /// a pipeline to a `@Published` property of its owner without a cycle, use
+    /// ``Publisher/assign(to:)``.
+    /// - Parameters:
+    ///   - keyPath: A key path that indicates the property to assign.
+    ///   - object: The object that contains the property. The subscriber assigns the object's
+    ///     property every time it receives a new value.
+    /// - Returns: An ``AnyCancellable`` instance. Call `cancel()` on this instance when you no
+    ///   longer want the publisher to automatically assign the property. Deinitializing this
+    ///   instance will also cancel automatic assignment.
+    @inlinable
+    public func assign<Root>(
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
+    ) -> AnyCancellable {
+        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+        subscribe(subscriber)
+        return AnyCancellable(object: subscriber)
+    }
+}

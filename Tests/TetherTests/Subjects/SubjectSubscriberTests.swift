@@ -1,0 +1,151 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class SubjectSubscriberTests: TetherTestCase {
+    func testSubjectRepublishesTheUpstreamValuesAndCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        let cancellable = [1, 2, 3].publisher.subscribe(subject)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+        cancellable.cancel()
+    }
+
+    func testSubjectReceivesARelayThatAsksUpstreamOnlyOnceItHasDemand() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let cancellable = upstream.subscribe(subject)
+        XCTAssertEqual(upstream.subscription?.events, [])
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(1))
+        subject.subscribe(recorder)
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited)])
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .failure(TestError(id: 3)))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.failure(TestError(id: 3)))])
+        cancellable.cancel()
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited)], "completed: nothing to cancel")
+        upstream.releaseSubscribers()
+    }
+
+    func testCurrentValueSubjectPullsTheUpstreamOnlyOnceItsOwnSubscriberAsks() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let cancellable = (1...3).publisher.subscribe(subject)
+        XCTAssertEqual(subject.value, 0, "no subscriber, no demand: the sequence has not started")
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        subject.subscribe(recorder)
+        XCTAssertEqual(subject.value, 0)
+        recorder.request(.unlimited)
+        XCTAssertEqual(subject.value, 3)
+        XCTAssertEqual(recorder.events, [.subscription, .value(0), .value(1), .value(2), .value(3), .completion(.finished)])
+        cancellable.cancel()
+    }
+
+    func testCancelCancelsUpstreamAndReleasesTheSubject() {
+        let upstream = RecordingPublisher<Int, Never>()
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let cancellable: AnyCancellable
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            cancellable = upstream.subscribe(subject)
+        }
+        XCTAssertNotNil(weakSubject, "the subscription holds its subject until cancelled")
+        cancellable.cancel()
+        XCTAssertNil(weakSubject)
+        XCTAssertEqual(upstream.subscription?.events, [.cancelled])
+        upstream.send(1)
+        upstream.releaseSubscribers()
+    }
+
+    func testCompletionReleasesTheSubject() {
+        let upstream = PassthroughSubject<Int, Never>()
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let cancellable: AnyCancellable
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            cancellable = upstream.subscribe(subject)
+        }
+        upstream.send(completion: .finished)
+        XCTAssertNil(weakSubject)
+        cancellable.cancel()
+    }
+
+    func testDeallocatingTheCancellableEndsTheSubscription() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        do {
+            let cancellable = upstream.subscribe(subject)
+            upstream.send(1)
+            _ = cancellable
+        }
+        upstream.send(2)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1)])
+        recorder.cancel()
+    }
+
+    func testSubjectReceivesTheRelayDescribedAsSubject() {
+        let upstream = RecordingPublisher<Int, Never>()
+        var received: [String] = []
+        let probe = ProbeSubject { received.append(String(describing: $0)) }
+        let cancellable = upstream.subscribe(probe)
+        XCTAssertEqual(received, ["Subject"])
+        let relay = probe.subscriptions.first
+        XCTAssertEqual(
+            relay.map { Mirror(reflecting: $0).children.map(\.label) },
+            ["downstreamSubject", "upstreamSubscription", "subject"])
+        relay?.request(.max(2))
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(2))])
+        cancellable.cancel()
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(2)), .cancelled])
+        probe.subscriptions.removeAll()
+        upstream.releaseSubscribers()
+    }
+
+    func testUpstreamIsCancelledOnceWhenTheReleasedSubjectCancelsTheRelayAgain() {
+        let upstream = RecordingPublisher<Int, Never>()
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        var cancellable: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            cancellable = upstream.subscribe(subject)
+        }
+        // The cancel releases the subject, whose deinit cancels the relay it kept as upstream.
+        cancellable?.cancel()
+        cancellable = nil
+        XCTAssertNil(weakSubject)
+        XCTAssertEqual(upstream.subscription?.events, [.cancelled])
+        upstream.releaseSubscribers()
+    }
+}
+
+/// A subject that records the subscriptions it is sent.
+private final class ProbeSubject: Subject {
+    typealias Output = Int
+    typealias Failure = Never
+
+    var subscriptions: [any Subscription] = []
+    let onSubscription: (any Subscription) -> Void
+
+    init(onSubscription: @escaping (any Subscription) -> Void) {
+        self.onSubscription = onSubscription
+    }
+
+    func send(_ value: Int) {}
+
+    func send(completion: Subscribers.Completion<Never>) {}
+
+    func send(subscription: any Subscription) {
+        subscriptions.append(subscription)
+        onSubscription(subscription)
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscriber.receive(subscription: Subscriptions.empty)
+    }
+}
