@@ -222,11 +222,6 @@ final class PublishedTests: TetherTestCase {
     }
 }
 
-/// Carries a non-Sendable value into a concurrency test that synchronises on its own.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
 
 @MainActor
 private final class MainActorModel: ObservableObject {

@@ -150,9 +150,3 @@ final class JustTests: TetherTestCase {
     }
 }
 
-/// Carries a non-Sendable reference into a `@Sendable` closure in tests that then use it from
-/// several threads on purpose.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -20,3 +20,9 @@ enum DispatchQueueStandIn {
         DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
     }
 }
+
+/// Carries a non-Sendable value into a concurrency test that synchronises on its own.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
