@@ -11,13 +11,16 @@ internal struct Locked<State>: ~Copyable, @unchecked Sendable {
     @usableFromInline
     internal let mutex: Mutex<Unchecked<State>>
 
-    @inlinable
+    @inlinable @inline(__always)
     internal init(_ initial: State) {
         mutex = Mutex(Unchecked(initial))
     }
 
     /// Runs `body` with exclusive access to the state and returns its result.
-    @inlinable
+    ///
+    /// Always inlined: a call left generic over `Result` would look up `Unchecked<Result>`'s
+    /// metadata at run time on every use.
+    @inlinable @inline(__always)
     internal func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         mutex.withLock { box in Unchecked(body(&box.value)) }.value
     }

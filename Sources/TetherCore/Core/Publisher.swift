@@ -26,7 +26,7 @@ extension Publisher {
     /// Always call this function instead of ``receive(subscriber:)``.
     /// - Parameter subscriber: The subscriber to attach to this publisher; once attached it can
     ///   begin to receive values.
-    @inlinable
+    @inlinable @inline(__always)
     public func subscribe<S: Subscriber>(_ subscriber: S)
     where S.Input == Output, S.Failure == Failure {
         receive(subscriber: subscriber)

@@ -69,7 +69,7 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked S
         let conduit = state.withLock { state -> SubjectConduit<S> in
             let conduit = SubjectConduit(
                 name: "PublishedSubject", downstream: subscriber, parent: self, latest: .some(state.value))
-            _ = state.hub.attach(conduit)
+            _ = state.hub.attach(SubjectEntry(conduit))
             return conduit
         }
         conduit.start(subscriber)
@@ -84,8 +84,8 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked S
             state.issued += 1
             return (state.hub.conduits, state.issued)
         }
-        for conduit in receivers {
-            conduit.offer(input)
+        for entry in receivers {
+            entry.offer(entry.conduit, input)
         }
         let replaced = state.withLock { state -> Value? in
             guard ticket > state.stored else { return nil }

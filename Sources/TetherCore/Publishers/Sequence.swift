@@ -28,9 +28,12 @@ extension Publishers {
         where S.Input == Elements.Element, S.Failure == Failure {
             var iterator = sequence.makeIterator()
             if let first = iterator.next() {
-                subscriber.receive(
-                    subscription: Inner(
-                        downstream: subscriber, sequence: sequence, iterator: iterator, next: first))
+                // This function is specialised in the caller's module; `request` is reached
+                // through `any Subscription` and is not. So the demand asked for during
+                // `receive(subscription:)` (all of it, for a sink) is drained from here.
+                let inner = Inner(downstream: subscriber, sequence: sequence)
+                subscriber.receive(subscription: inner)
+                inner.drain(subscriber, .init(iterator: iterator, next: first), .none)
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)
@@ -66,14 +69,13 @@ extension Publishers.Sequence {
         internal struct State {
             /// `nil` once finished or cancelled.
             @usableFromInline var downstream: Downstream?
-            /// `nil` while a drain loop holds it.
+            /// `nil` while a drain loop (or the subscribing thread) holds it.
             @usableFromInline var cursor: Cursor?
             @usableFromInline var pending: Subscribers.Demand = .none
 
             @inlinable
-            init(downstream: Downstream, cursor: Cursor) {
+            init(downstream: Downstream) {
                 self.downstream = downstream
-                self.cursor = cursor
             }
         }
 
@@ -90,10 +92,10 @@ extension Publishers.Sequence {
 
         @inlinable
         internal init(
-            downstream: Downstream, sequence: Elements, iterator: Elements.Iterator, next: Elements.Element
+            downstream: Downstream, sequence: Elements
         ) {
             self.sequence = sequence
-            state = Locked(State(downstream: downstream, cursor: Cursor(iterator: iterator, next: next)))
+            state = Locked(State(downstream: downstream))
             SubscriptionLedger.enter(self)
         }
 

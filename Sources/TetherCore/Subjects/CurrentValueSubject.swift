@@ -48,7 +48,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
             if let completion = state.hub.completion { return (nil, completion) }
             let conduit = SubjectConduit(
                 name: "CurrentValueSubject", downstream: subscriber, parent: self, latest: .some(state.value))
-            _ = state.hub.attach(conduit)
+            _ = state.hub.attach(SubjectEntry(conduit))
             return (conduit, nil)
         }
         if let conduit {
@@ -68,8 +68,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
             state.value = input
             return state.hub.conduits
         }
-        for conduit in receivers {
-            conduit.offer(input)
+        for entry in receivers {
+            entry.offer(entry.conduit, input)
         }
     }
 
@@ -77,8 +77,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
     /// - Parameter completion: How the subject finished.
     public func send(completion: Subscribers.Completion<Failure>) {
         guard let (conduits, _) = state.withLock({ $0.hub.complete(completion) }) else { return }
-        for conduit in conduits {
-            conduit.finish(completion)
+        for entry in conduits {
+            entry.conduit.finish(completion)
         }
     }
 

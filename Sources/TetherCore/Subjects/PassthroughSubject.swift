@@ -28,7 +28,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduit(name: "PassthroughSubject", downstream: subscriber, parent: self, latest: nil)
-        if let completion = hub.withLock({ $0.attach(conduit) }) {
+        if let completion = hub.withLock({ $0.attach(SubjectEntry(conduit)) }) {
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: completion)
         } else {
@@ -40,8 +40,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
     /// - Parameter input: The value to send.
     @inlinable
     public func send(_ input: Output) {
-        for conduit in hub.withLock({ $0.receivers }) {
-            conduit.offer(input)
+        for entry in hub.withLock({ $0.receivers }) {
+            entry.offer(entry.conduit, input)
         }
     }
 
@@ -49,8 +49,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
     /// - Parameter completion: How the subject finished.
     public func send(completion: Subscribers.Completion<Failure>) {
         guard let (conduits, _) = hub.withLock({ $0.complete(completion) }) else { return }
-        for conduit in conduits {
-            conduit.finish(completion)
+        for entry in conduits {
+            entry.conduit.finish(completion)
         }
     }
 

@@ -1,11 +1,29 @@
-/// What a subject needs from each of its subscriptions: a value and a completion to offer.
+/// What a subject needs from each of its subscriptions beyond values: completion.
 @usableFromInline
 internal protocol SubjectConduitProtocol<Output, Failure>: AnyObject {
     associatedtype Output
     associatedtype Failure: Error
 
-    func offer(_ value: Output)
     func finish(_ completion: Subscribers.Completion<Failure>)
+}
+
+/// A subject's handle on one subscription: the conduit, and its value entry point.
+///
+/// `offer` is made where the subscriber's type is known (in the subject's `receive(subscriber:)`,
+/// which specialises in the caller's module), so a `send` reaches a fully specialised delivery
+/// path: no dynamic dispatch and no run-time generic metadata per value. It captures nothing,
+/// so it costs no allocation.
+@usableFromInline
+internal struct SubjectEntry<Output, Failure: Error> {
+    @usableFromInline let conduit: any SubjectConduitProtocol<Output, Failure>
+    @usableFromInline let offer: (AnyObject, Output) -> Void
+
+    @inlinable
+    init<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        self.conduit = conduit
+        self.offer = { unsafeDowncast($0, to: SubjectConduit<Downstream>.self).offer($1) }
+    }
 }
 
 /// What a conduit needs from its subject: to be forgotten on cancel, and to be told of demand.
@@ -17,20 +35,25 @@ internal protocol SubjectConduitParent: AnyObject {
 
 /// One subscriber's subscription to a subject.
 ///
+/// The subject reaches `offer` through its ``SubjectEntry``, so the per-value path runs
+/// specialised for the subscriber's type; requests and cancels come through `any Subscription`.
+///
 /// Delivery is serialised by a drain loop rather than by a lock held across calls: a value or a
 /// completion that arrives while another is being delivered is queued (its demand already
 /// counted) and delivered by the thread that is delivering, after the current call returns. So
 /// concurrent and reentrant sends never overlap in the subscriber and never recurse.
 @usableFromInline
 internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProtocol, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline
-    internal let machine: Locked<SubjectConduitState<Downstream>>
+    internal typealias State = SubjectConduitState<Downstream>
+
+    @usableFromInline
+    internal let machine: Locked<State>
 
     @usableFromInline
     internal let name: StaticString
@@ -43,7 +66,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
         name: StaticString, downstream: Downstream, parent: any SubjectConduitParent, latest: Output??
     ) {
         self.name = name
-        machine = Locked(SubjectConduitState(downstream: downstream, parent: parent, latest: latest))
+        machine = Locked(State(downstream: downstream, parent: parent, latest: latest))
         SubscriptionLedger.enter(self)
     }
 
@@ -61,7 +84,8 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     @inlinable
     internal func offer(_ value: Output) {
         if let downstream = machine.withLock({ $0.offer(value) }) {
-            deliver(value, to: downstream)
+            let more = downstream.receive(value)
+            perform(machine.withLock { $0.delivered(more) })
         }
     }
 
@@ -82,19 +106,13 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
 
     @inlinable
     internal func cancel() {
-        let released = machine.withLock { $0.cancel() }
+        let released = machine.withLock { $0.terminate() }
         released.parent?.detach(self)
-    }
-
-    @inlinable
-    internal func deliver(_ value: Output, to downstream: Downstream) {
-        let more = downstream.receive(value)
-        perform(machine.withLock { $0.delivered(more) })
     }
 
     /// Runs the drain loop's actions until the machine goes idle.
     @inlinable
-    internal func perform(_ action: SubjectConduitState<Downstream>.Action) {
+    internal func perform(_ action: State.Action) {
         var action = action
         while true {
             switch action {
@@ -124,6 +142,9 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
 }
 
 /// The conduit's state machine; every method runs under the conduit's lock and calls nothing.
+///
+/// Invariant: `latest` (a `CurrentValueSubject`'s owed value) is only ever held while `demand`
+/// is zero, so everything in `queue` is older than it.
 @usableFromInline
 internal struct SubjectConduitState<Downstream: Subscriber> {
     @usableFromInline typealias Output = Downstream.Input
@@ -137,7 +158,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
         case complete(Subscribers.Completion<Failure>, Released)
     }
 
-    /// Everything released together at the end.
+    /// Everything released together at the end, outside the lock.
     @usableFromInline
     internal struct Released {
         @usableFromInline var downstream: Downstream?
@@ -215,8 +236,8 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
             return .idle
         }
         demand += more
-        // A drained queue keeps its buffer: steady bursts then cost no allocation.
         if !queue.isEmpty {
+            // A drained queue keeps its buffer: steady bursts then cost no allocation.
             let value = queue.removeFirst()
             return .deliver(value, downstream)
         }
@@ -239,16 +260,17 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
         demand += more
         let parentToTell = acknowledged ? nil : parent
         acknowledged = true
-        guard !delivering, let value = latest else { return (parentToTell, .idle) }
+        guard let value = latest else { return (parentToTell, .idle) }
+        // The owed value is the newest the subscriber has not seen: it goes out now, or after
+        // the delivery under way (behind anything queued, which is older).
         demand -= 1
         latest = nil
+        if delivering {
+            queue.append(value)
+            return (parentToTell, .idle)
+        }
         delivering = true
         return (parentToTell, .deliver(value, downstream))
-    }
-
-    @inlinable
-    mutating func cancel() -> Released {
-        terminate()
     }
 
     @inlinable

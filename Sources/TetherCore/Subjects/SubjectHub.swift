@@ -5,7 +5,7 @@
 @usableFromInline
 internal struct SubjectHub<Output, Failure: Error> {
     @usableFromInline
-    typealias Conduit = any SubjectConduitProtocol<Output, Failure>
+    typealias Conduit = SubjectEntry<Output, Failure>
 
     @usableFromInline var conduits: ContiguousArray<Conduit> = []
     @usableFromInline var completion: Subscribers.Completion<Failure>?
@@ -34,7 +34,7 @@ internal struct SubjectHub<Output, Failure: Error> {
     /// Removes a conduit, returning it so that it is released outside the lock.
     @inlinable
     mutating func detach(_ conduit: AnyObject) -> Conduit? {
-        guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
+        guard let index = conduits.firstIndex(where: { $0.conduit === conduit }) else { return nil }
         return conduits.remove(at: index)
     }
 

@@ -10,11 +10,7 @@ extension Subscribers {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
         @usableFromInline
-        internal enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
+        internal typealias Status = SubscriberStatus
 
         @usableFromInline
         internal let status = Locked(Status.awaitingSubscription)
@@ -85,11 +81,11 @@ extension Subscribers {
             onCompletion?(completion)
             onValue = nil
             onCompletion = nil
-            let released = status.withLock { status -> Status in
+            // The subscription is released after the lock, with the closures.
+            _ = status.withLock { status -> Status in
                 defer { status = .terminal }
                 return status
             }
-            _ = released
         }
 
         /// Cancels the subscription, once; later calls do nothing.
@@ -147,4 +143,14 @@ extension Publisher where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
+}
+
+/// Where a subscriber that keeps its subscription stands: not generic, so a subscriber's
+/// control path (reached through `any Subscription` and run unspecialised) looks up no generic
+/// metadata to use it.
+@usableFromInline
+internal enum SubscriberStatus {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    case terminal
 }
