@@ -267,6 +267,34 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.TryCompactMap", "subject", elements: 5, options: .tether(multicast: true)) {
                 throwingUnderTest { $0.tryCompactMap { Optional(try throwingOnNegative($0)) } }
             },
+            // Sequence operators (first, last, output, prefix, drop, concatenate).
+            .cold("Publishers.First", elements: 1, options: .tether()) { (0..<5).publisher.first() },
+            .cold("Publishers.FirstWhere", elements: 1, options: .tether()) { (0..<5).publisher.first { $0 > 2 } },
+            .cold("Publishers.TryFirstWhere", elements: 1, options: .tether()) { (0..<5).publisher.tryFirst { $0 > 2 } },
+            .cold("Publishers.Last", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().last() },
+            .cold("Publishers.LastWhere", elements: 1, options: .tether()) { (0..<5).publisher.last { $0 < 3 } },
+            .cold("Publishers.TryLastWhere", elements: 1, options: .tether()) { (0..<5).publisher.tryLast { $0 < 3 } },
+            .cold("Publishers.Output", elements: 5, options: .tether()) { (0..<10).publisher.output(in: 2..<7) },
+            .cold("Publishers.Output", "prefix", elements: 5, options: .tether()) { (0..<10).publisher.eraseToAnyPublisher().prefix(5) },
+            .driven("Publishers.Output", "subject", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.output(in: 0...) }
+            },
+            .cold("Publishers.PrefixWhile", elements: 5, options: .tether()) { (0..<10).publisher.prefix { $0 < 5 } },
+            .cold("Publishers.TryPrefixWhile", elements: 5, options: .tether()) { (0..<10).publisher.tryPrefix { $0 < 5 } },
+            .cold("Publishers.Drop", elements: 5, options: .tether()) { (0..<7).publisher.eraseToAnyPublisher().dropFirst(2) },
+            .cold("Publishers.DropWhile", elements: 5, options: .tether()) { (0..<8).publisher.drop { $0 < 3 } },
+            .cold("Publishers.TryDropWhile", elements: 5, options: .tether()) { (0..<8).publisher.tryDrop { $0 < 3 } },
+            .cold("Publishers.PrefixUntilOutput", elements: 5, options: .tether()) {
+                (0..<5).publisher.prefix(untilOutputFrom: Empty<Int, Never>(completeImmediately: false))
+            },
+            .cold("Publishers.DropUntilOutput", elements: 5, options: .tether()) {
+                (0..<5).publisher.drop(untilOutputFrom: Just(0))
+            },
+            .cold("Publishers.Concatenate", elements: 5, options: .tether()) { (0..<3).publisher.append(3, 4) },
+            .driven("Publishers.Concatenate", "subject", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.prepend(Empty()) }
+            },
+            // End of sequence operators.
         ]
     }
 

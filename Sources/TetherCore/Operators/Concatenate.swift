@@ -1,0 +1,359 @@
+extension Publishers {
+    /// A publisher that emits all of one publisher's elements before those from another
+    /// publisher.
+    ///
+    /// It subscribes to ``suffix`` only after ``prefix`` finishes, and asks it at once for the
+    /// demand the subscriber made that `prefix` did not meet. A failure of either ends the
+    /// stream; `suffix` is then never subscribed. Requests go to whichever publisher is current.
+    /// Failures pass through as `Prefix.Failure`. Signals go out on the thread that delivers the
+    /// current publisher's signal. Requesting `.none` traps.
+    public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
+    where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
+        /// The kind of values published by this publisher: the prefix's and the suffix's.
+        public typealias Output = Suffix.Output
+
+        /// The kind of errors this publisher might publish: the prefix's and the suffix's.
+        public typealias Failure = Suffix.Failure
+
+        /// The publisher to republish, in its entirety, before republishing elements from
+        /// `suffix`.
+        public let prefix: Prefix
+
+        /// The publisher to republish only after `prefix` finishes.
+        public let suffix: Suffix
+
+        /// Creates a publisher that emits all of one publisher's elements before those from
+        /// another publisher.
+        /// - Parameters:
+        ///   - prefix: The publisher to republish, in its entirety, before republishing elements
+        ///     from `suffix`.
+        ///   - suffix: The publisher to republish only after `prefix` finishes.
+        @inlinable
+        public init(prefix: Prefix, suffix: Suffix) {
+            self.prefix = prefix
+            self.suffix = suffix
+        }
+
+        /// Attaches `subscriber` through a subscription described as "Concatenate".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            prefix.subscribe(Inner(downstream: subscriber, suffix: suffix))
+        }
+    }
+}
+
+extension Publishers.Concatenate {
+    /// The subscription: subscribed first to the prefix, then to the suffix.
+    ///
+    /// Which publisher is current, and the demand still unmet, live under the `control` lock, so
+    /// a request from any thread either reaches the current publisher or is counted for the
+    /// suffix to receive when it subscribes. The downstream and the suffix are handed over
+    /// through a ``DeliveryGate``; a value takes one lock, to count the demand it meets.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+
+        @usableFromInline
+        internal struct Owned {
+            @usableFromInline let downstream: Downstream
+            @usableFromInline let suffix: Suffix
+
+            @inlinable
+            init(downstream: Downstream, suffix: Suffix) {
+                self.downstream = downstream
+                self.suffix = suffix
+            }
+        }
+
+        @usableFromInline
+        internal enum Phase {
+            case awaitingPrefix
+            case prefix(any Subscription)
+            case awaitingSuffix
+            case suffix(any Subscription)
+            case terminal
+        }
+
+        @usableFromInline
+        internal struct Control {
+            @usableFromInline var phase = Phase.awaitingPrefix
+            /// Demand the downstream made that no value has met yet.
+            @usableFromInline var unmet = Subscribers.Demand.none
+
+            @inlinable
+            init() {}
+        }
+
+        @usableFromInline
+        internal let control = Locked(Control())
+
+        @usableFromInline
+        internal let gate = DeliveryGate()
+
+        /// Read and written only on the serial path, or by the side the gate names.
+        @usableFromInline
+        internal var owned: Owned?
+
+        @inlinable
+        internal init(downstream: Downstream, suffix: Suffix) {
+            owned = Owned(downstream: downstream, suffix: suffix)
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        internal func receive(subscription: any Subscription) {
+            let (accepted, unmet, isPrefix) = control.withLock {
+                control -> (Bool, Subscribers.Demand, Bool) in
+                switch control.phase {
+                case .awaitingPrefix:
+                    control.phase = .prefix(subscription)
+                    return (true, .none, true)
+                case .awaitingSuffix:
+                    control.phase = .suffix(subscription)
+                    return (true, control.unmet, false)
+                default:
+                    return (false, .none, false)
+                }
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            guard isPrefix else {
+                if unmet > 0 { subscription.request(unmet) }
+                return
+            }
+            // Nobody can have stopped the stream yet: the downstream has not seen this object.
+            gate.open()
+            if let downstream = owned?.downstream {
+                downstream.receive(subscription: self)
+            }
+            if gate.leave() {
+                owned = nil
+            }
+        }
+
+        @inlinable
+        internal func receive(_ input: Output) -> Subscribers.Demand {
+            guard gate.enter("Concatenate"), let owned else { return .none }
+            let demand = owned.downstream.receive(input)
+            control.withLock { $0.unmet = $0.unmet - 1 + demand }
+            if gate.leave() {
+                self.owned = nil
+                return .none
+            }
+            return demand
+        }
+
+        @inlinable
+        internal func receive(completion: Subscribers.Completion<Failure>) {
+            let previous = control.withLock { control -> Phase in
+                let previous = control.phase
+                switch (previous, completion) {
+                case (.prefix, .finished): control.phase = .awaitingSuffix
+                case (.awaitingPrefix, _), (.awaitingSuffix, _), (.terminal, _): break
+                default: control.phase = .terminal
+                }
+                return previous
+            }
+            switch (previous, completion) {
+            case (.awaitingPrefix, _), (.awaitingSuffix, _):
+                preconditionFailure(
+                    "A publisher must send the subscription before its completion: Concatenate received the completion first")
+            case (.terminal, _):
+                return
+            case (.prefix, .finished):
+                // Take the suffix as a delivery, so a concurrent cancel cannot release it under
+                // us, and subscribe after leaving: the suffix may deliver from inside subscribe.
+                guard gate.enter("Concatenate"), let suffix = owned?.suffix else { return }
+                if gate.leave() {
+                    owned = nil
+                    return
+                }
+                suffix.subscribe(self)
+            default:
+                gate.stopFromSerialPath()
+                let released = owned
+                owned = nil
+                released?.downstream.receive(completion: completion)
+            }
+        }
+
+        @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: Concatenate was asked for .none")
+            let current = control.withLock { control -> (any Subscription)? in
+                switch control.phase {
+                case .prefix(let subscription), .suffix(let subscription):
+                    control.unmet += demand
+                    return subscription
+                case .awaitingSuffix:
+                    control.unmet += demand
+                    return nil
+                case .awaitingPrefix, .terminal:
+                    return nil
+                }
+            }
+            current?.request(demand)
+        }
+
+        @inlinable
+        internal func cancel() {
+            let previous = control.withLock { control -> Phase in
+                defer { control.phase = .terminal }
+                return control.phase
+            }
+            let current: (any Subscription)?
+            switch previous {
+            case .prefix(let subscription), .suffix(let subscription): current = subscription
+            case .awaitingSuffix: current = nil
+            case .awaitingPrefix, .terminal: return
+            }
+            if gate.stopFromOutside() {
+                owned = nil
+            }
+            current?.cancel()
+        }
+
+        @usableFromInline
+        internal var description: String { "Concatenate" }
+
+        /// No children: the downstream belongs to the serial path and cannot be read from here.
+        @usableFromInline
+        internal var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        @usableFromInline
+        internal var playgroundDescription: Any { description }
+    }
+}
+
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
+
+extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Sendable {}
+
+extension Publisher {
+    /// Appends a publisher's output with the specified elements.
+    ///
+    /// The elements are published, as demanded, after this publisher finishes.
+    /// - Parameter elements: Elements to publish after this publisher's elements.
+    /// - Returns: A publisher that appends the specified elements after this publisher's
+    ///   elements.
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+        append(Publishers.Sequence(sequence: elements))
+    }
+
+    /// Appends a publisher's output with the specified sequence.
+    /// - Parameter elements: A sequence of elements to publish after this publisher's elements.
+    /// - Returns: A publisher that appends the sequence of elements after this publisher's
+    ///   elements.
+    @inlinable
+    public func append<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+    where Output == S.Element {
+        append(Publishers.Sequence(sequence: elements))
+    }
+
+    /// Appends the output of this publisher with the elements emitted by the given publisher.
+    ///
+    /// `publisher` is subscribed only after this publisher finishes, and receives the demand this
+    /// publisher did not meet.
+    /// - Parameter publisher: The appending publisher.
+    /// - Returns: A publisher that appends the appending publisher's elements after this
+    ///   publisher's elements.
+    @inlinable
+    public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
+    where Failure == P.Failure, Output == P.Output {
+        Publishers.Concatenate(prefix: self, suffix: publisher)
+    }
+
+    /// Prefixes a publisher's output with the specified values.
+    /// - Parameter elements: The elements to publish before this publisher's elements.
+    /// - Returns: A publisher that prefixes the specified elements prior to this publisher's
+    ///   elements.
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+        prepend(Publishers.Sequence(sequence: elements))
+    }
+
+    /// Prefixes a publisher's output with the specified sequence.
+    /// - Parameter elements: A sequence of elements to publish before this publisher's elements.
+    /// - Returns: A publisher that prefixes the sequence of elements prior to this publisher's
+    ///   elements.
+    @inlinable
+    public func prepend<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+    where Output == S.Element {
+        prepend(Publishers.Sequence(sequence: elements))
+    }
+
+    /// Prefixes the output of this publisher with the elements emitted by the given publisher.
+    ///
+    /// This publisher is subscribed only after `publisher` finishes.
+    /// - Parameter publisher: The prefixing publisher.
+    /// - Returns: A publisher that prefixes the prefixing publisher's elements prior to this
+    ///   publisher's elements.
+    @inlinable
+    public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
+    where Failure == P.Failure, Output == P.Output {
+        Publishers.Concatenate(prefix: publisher, suffix: self)
+    }
+}
+
+extension Publishers.Sequence where Elements: RangeReplaceableCollection {
+    /// Appends, right away, the elements of another sequence publisher.
+    /// - Parameter publisher: The sequence publisher whose elements come after these.
+    /// - Returns: One sequence publisher of both collections' elements.
+    @inlinable
+    public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        Publishers.Sequence(sequence: sequence + publisher.sequence)
+    }
+
+    /// Appends, right away, the elements of a sequence.
+    /// - Parameter elements: The elements to publish after these.
+    /// - Returns: One sequence publisher of both sequences' elements.
+    @inlinable
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where Elements.Element == S.Element {
+        Publishers.Sequence(sequence: sequence + elements)
+    }
+
+    /// Prepends, right away, the elements of another sequence publisher.
+    /// - Parameter publisher: The sequence publisher whose elements come before these.
+    /// - Returns: One sequence publisher of both collections' elements.
+    @inlinable
+    public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        Publishers.Sequence(sequence: publisher.sequence + sequence)
+    }
+}
+
+extension Just {
+    /// Publishes the output followed by the given elements, decided right away.
+    /// - Parameter elements: Elements to publish after the output.
+    /// - Returns: A sequence publisher of the output and the elements.
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
+        Publishers.Sequence(sequence: [output] + elements)
+    }
+
+    /// Publishes the output followed by the elements of a sequence, decided right away.
+    /// - Parameter elements: A sequence of elements to publish after the output.
+    /// - Returns: A sequence publisher of the output and the elements.
+    @inlinable
+    public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
+        Publishers.Sequence(sequence: [output] + elements)
+    }
+
+    /// Publishes the given elements followed by the output, decided right away.
+    /// - Parameter elements: Elements to publish before the output.
+    /// - Returns: A sequence publisher of the elements and the output.
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
+        Publishers.Sequence(sequence: elements + [output])
+    }
+}

@@ -1,0 +1,66 @@
+extension Publishers {
+    /// A publisher that waits until after the stream finishes, and then publishes the last
+    /// element of the stream.
+    ///
+    /// It asks its upstream for `.unlimited` as soon as the subscriber requests at least one
+    /// element, keeps the latest element, and when the upstream finishes delivers it and
+    /// finishes; an empty stream finishes without a value. A failure is passed on at once and
+    /// the kept element is discarded. Failures pass through as
+    /// `Upstream.Failure`. Signals go out on the thread that delivers the upstream's signal (or,
+    /// when the upstream finished before any request, on the thread that requests).
+    public struct Last<Upstream: Publisher>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that waits until after the stream finishes and then publishes the
+        /// last element of the stream.
+        /// - Parameter upstream: The publisher from which this publisher receives elements.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Attaches `subscriber` through a subscription described as "Last".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                StepRelay<Output, Failure, S>(name: "Last", downstream: subscriber, policy: .unlimitedOnFirst) { _ in
+                    .hold
+                })
+        }
+    }
+}
+
+extension Publishers.Last: Equatable where Upstream: Equatable {}
+
+extension Publishers.Last: Sendable where Upstream: Sendable {}
+
+extension Publisher {
+    /// Publishes the last element of a stream, after the stream finishes.
+    ///
+    /// Requests `.unlimited` from the upstream as soon as the subscriber requests at least one
+    /// element. If the upstream finishes without elements, the publisher finishes without a
+    /// value.
+    /// - Returns: A publisher that only publishes the last element of a stream.
+    @inlinable
+    public func last() -> Publishers.Last<Self> {
+        Publishers.Last(upstream: self)
+    }
+}
+
+extension Publishers.Sequence where Elements: BidirectionalCollection, Failure == Never {
+    /// Takes the collection's last element right away and publishes it, or finishes without a
+    /// value when the collection is empty.
+    /// - Returns: An `Optional.Publisher` of the last element.
+    @inlinable
+    public func last() -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(sequence.last)
+    }
+}

@@ -1,0 +1,152 @@
+extension Publishers {
+    /// A publisher that publishes elements specified by a range in the sequence of published
+    /// elements.
+    ///
+    /// Elements before the range are dropped, each replaced by a demand of one towards the
+    /// upstream; elements in the range are delivered. Demand towards the upstream is what the
+    /// subscriber requests, capped at the number of elements the range still holds. After the
+    /// last element of the range it cancels the upstream and finishes; an empty range finishes
+    /// as soon as the subscriber has its subscription. Failures pass through as
+    /// `Upstream.Failure`. Signals go out on the thread that delivers the upstream's signal.
+    public struct Output<Upstream: Publisher>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives its elements.
+        public let upstream: Upstream
+
+        /// The range of elements to publish.
+        public let range: CountableRange<Int>
+
+        /// Creates a publisher that publishes elements specified by a range.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives its elements.
+        ///   - range: The range of elements to publish; its lower bound must not be negative.
+        @inlinable
+        public init(upstream: Upstream, range: CountableRange<Int>) {
+            precondition(range.lowerBound >= 0, "Publishers.Output needs a range of non-negative indexes, got \(range)")
+            self.upstream = upstream
+            self.range = range
+        }
+
+        /// Attaches `subscriber` through a subscription described as "Output".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let range = self.range
+            let policy: DemandPolicy = range.upperBound == Int.max ? .passThrough : .capped(remaining: range.count)
+            // The step runs only on the upstream's serial path, so the index needs no lock.
+            var index = 0
+            upstream.subscribe(
+                StepRelay<Output, Failure, S>(
+                    name: "Output", downstream: subscriber, policy: policy, finishesAtOnce: range.isEmpty
+                ) { _ in
+                    defer { index += 1 }
+                    if index < range.lowerBound { return .skipAndReplace }
+                    return index + 1 == range.upperBound ? .passAndFinish : .pass
+                })
+        }
+    }
+}
+
+extension Publishers.Output: Equatable where Upstream: Equatable {}
+
+extension Publishers.Output: Sendable where Upstream: Sendable {}
+
+extension Publisher {
+    /// Publishes a specific element, indicated by its index in the sequence of published
+    /// elements.
+    ///
+    /// Elements before the index are dropped, each replaced by a demand of one; once the element
+    /// is delivered, the upstream is cancelled and the publisher finishes. If the upstream
+    /// completes first, so does the publisher, without a value.
+    /// - Parameter index: The index that indicates the element to publish.
+    /// - Returns: A publisher that publishes a specific indexed element.
+    @inlinable
+    public func output(at index: Int) -> Publishers.Output<Self> {
+        Publishers.Output(upstream: self, range: index..<(index + 1))
+    }
+
+    /// Publishes elements specified by their range in the sequence of published elements.
+    ///
+    /// Demand towards the upstream is capped at the number of elements the range still holds,
+    /// plus one for each element dropped before it. After the last element of the range the
+    /// upstream is cancelled and the publisher finishes.
+    /// - Parameter range: A range that indicates which elements to publish.
+    /// - Returns: A publisher that publishes elements specified by a range.
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
+        Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
+    }
+
+    /// Republishes elements up to the specified maximum count.
+    ///
+    /// Demand towards the upstream is what the subscriber requests, capped at the elements still
+    /// to publish; after the last one the upstream is cancelled and the publisher finishes.
+    /// - Parameter maxLength: The maximum number of elements to republish.
+    /// - Returns: A publisher that publishes up to the specified number of elements.
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
+        output(in: ..<maxLength)
+    }
+}
+
+extension Publishers.Sequence {
+    /// Keeps, right away, at most `maxLength` elements of the sequence.
+    /// - Parameter maxLength: The maximum number of elements to publish.
+    /// - Returns: A sequence publisher of the prefix, with the same failure type.
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Publishers.Sequence<PrefixSequence<Elements>, Failure> {
+        Publishers.Sequence(sequence: sequence.prefix(maxLength))
+    }
+}
+
+extension Just {
+    /// Publishes the output if `maxLength` is positive, decided right away.
+    /// - Parameter maxLength: The maximum number of elements to publish.
+    /// - Returns: An `Optional.Publisher` of the output, or of `nil`.
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
+        precondition(maxLength >= 0, "prefix(_:) needs a non-negative length, got \(maxLength)")
+        return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
+    }
+
+    /// Publishes the output if `index` is zero, decided right away.
+    /// - Parameter index: The index that indicates the element to publish.
+    /// - Returns: An `Optional.Publisher` of the output, or of `nil`.
+    @inlinable
+    public func output(at index: Int) -> Optional<Output>.Publisher {
+        precondition(index >= 0, "output(at:) needs a non-negative index, got \(index)")
+        return Optional<Output>.Publisher(index == 0 ? output : nil)
+    }
+
+    /// Publishes the output if `range` contains index zero, decided right away.
+    /// - Parameter range: A range that indicates which elements to publish.
+    /// - Returns: An `Optional.Publisher` of the output, or of `nil`.
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
+        Optional<Output>.Publisher(range.contains(0) ? output : nil)
+    }
+}
+
+extension Optional.Publisher {
+    /// Publishes the output, if any, when `index` is zero, decided right away.
+    /// - Parameter index: The index that indicates the element to publish.
+    /// - Returns: An `Optional.Publisher` of the output, or of `nil`.
+    @inlinable
+    public func output(at index: Int) -> Optional<Wrapped>.Publisher {
+        precondition(index >= 0, "output(at:) needs a non-negative index, got \(index)")
+        return Optional<Wrapped>.Publisher(index == 0 ? output : nil)
+    }
+
+    /// Publishes the output, if any, when `range` contains index zero, decided right away.
+    /// - Parameter range: A range that indicates which elements to publish.
+    /// - Returns: An `Optional.Publisher` of the output, or of `nil`.
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Optional<Wrapped>.Publisher where R.Bound == Int {
+        Optional<Wrapped>.Publisher(range.contains(0) ? output : nil)
+    }
+}

@@ -1,0 +1,403 @@
+/// What a ``StepRelay`` does with one upstream value, as its operator's step decides.
+///
+/// Not generic, so deciding costs no metadata lookup on the per-element path.
+@usableFromInline
+internal enum StepVerdict {
+    /// Deliver the value; the downstream's returned demand goes upstream.
+    case pass
+    /// Drop the value and ask the upstream for nothing.
+    case skip
+    /// Drop the value and ask the upstream for one more in its place.
+    case skipAndReplace
+    /// Keep the value as the candidate to deliver when the stream finishes (`last`).
+    case hold
+    /// Keep the value and finish now, cancelling the upstream (`first`).
+    case holdAndFinish
+    /// Deliver the value, then cancel the upstream and finish (`output(in:)` at its end).
+    case passAndFinish
+    /// Drop the value, cancel the upstream and finish (`prefix(while:)` on `false`).
+    case finish
+    /// Cancel the upstream and fail with the error a `try` step threw.
+    case fail(any Error)
+}
+
+/// How a ``StepRelay`` turns the downstream's demand into demand towards the upstream.
+@usableFromInline
+internal enum DemandPolicy: Sendable {
+    /// Every request and every returned demand goes upstream unchanged.
+    case passThrough
+    /// At most `remaining` more values in all: requests and returned demand are capped.
+    case capped(remaining: Int)
+    /// The first request carries `extra` more, for values the operator will drop.
+    case extraOnFirst(Int)
+    /// The first request becomes `.unlimited`; nothing is forwarded after it.
+    case unlimitedOnFirst
+    /// Nothing more goes upstream.
+    case satisfied
+
+    /// The demand to send upstream for `demand`, or `nil` for none.
+    /// - Parameter isRequest: `true` for `request(_:)`, `false` for demand returned from
+    ///   `receive(_:)`, which never counts as the first request.
+    @inlinable
+    mutating func forward(_ demand: Subscribers.Demand, isRequest: Bool) -> Subscribers.Demand? {
+        switch self {
+        case .passThrough:
+            return demand
+        case .capped(let remaining):
+            let granted = demand.max.map { Swift.min($0, remaining) } ?? remaining
+            self = granted == remaining ? .satisfied : .capped(remaining: remaining - granted)
+            return granted > 0 ? .max(granted) : nil
+        case .extraOnFirst(let extra):
+            guard isRequest else { return demand }
+            self = .passThrough
+            return demand + extra
+        case .unlimitedOnFirst:
+            guard isRequest else { return nil }
+            self = .satisfied
+            return .unlimited
+        case .satisfied:
+            return nil
+        }
+    }
+}
+
+/// The subscription behind the operators that look at each value once and decide, with a
+/// ``StepVerdict``, whether to pass it, drop it, keep it for the end, or end the stream:
+/// `first`, `last`, `output(in:)`/`prefix(_:)`, `prefix(while:)`, `dropFirst`, `drop(while:)`
+/// and their `try` forms.
+///
+/// Who ends the stream (the upstream's completion, a verdict, or the downstream's `cancel` from
+/// any thread) is decided under the `control` lock. The downstream, the step and a held value
+/// belong to the upstream's serial signal path and are handed over through a ``DeliveryGate``,
+/// so a value takes no lock unless the ``DemandPolicy`` caps returned demand.
+///
+/// A held value (`first`, `last`) goes out when the stream finishes. The upstream is asked for
+/// `.unlimited` only after a downstream request, so demand is there by then; if the upstream
+/// finished without being asked, the value is parked under the lock and the first request
+/// delivers it, then `.finished`.
+@usableFromInline
+internal final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+where Downstream.Input == Input {
+    @usableFromInline
+    internal typealias Failure = UpstreamFailure
+
+    @usableFromInline
+    internal typealias Step = (Input) -> StepVerdict
+
+    /// What the serial path needs; `nil` once released.
+    @usableFromInline
+    internal struct Owned {
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let step: Step
+
+        @inlinable
+        init(downstream: Downstream, step: @escaping Step) {
+            self.downstream = downstream
+            self.step = step
+        }
+    }
+
+    @usableFromInline
+    internal enum Phase {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminal
+    }
+
+    @usableFromInline
+    internal struct Control {
+        @usableFromInline var phase = Phase.awaitingSubscription
+        /// The downstream has requested at least once.
+        @usableFromInline var demanded = false
+        /// A held value waiting for the first request after the stream finished.
+        @usableFromInline var parked: (downstream: Downstream, value: Input)?
+        /// The downstream called `cancel`, perhaps from inside the held value's delivery.
+        @usableFromInline var cancelled = false
+
+        @inlinable
+        init() {}
+    }
+
+    /// How a serial-path ending turned out.
+    @usableFromInline
+    internal enum Ending {
+        /// The downstream cancelled first: deliver nothing.
+        case ignored
+        /// Deliver the completion (and the held value, if any) now.
+        case deliver(upstream: (any Subscription)?)
+        /// The held value was parked for the first request.
+        case parked(upstream: (any Subscription)?)
+    }
+
+    @usableFromInline
+    internal let control = Locked(Control())
+
+    @usableFromInline
+    internal let policy: Locked<DemandPolicy>
+
+    /// `true` when returned demand must pass through the policy (a cap).
+    @usableFromInline
+    internal let policesReturnedDemand: Bool
+
+    @usableFromInline
+    internal let gate = DeliveryGate()
+
+    /// Read and written only on the serial path, or by the side the gate names.
+    @usableFromInline
+    internal var owned: Owned?
+
+    /// The candidate for `first`/`last`; serial path only, like `owned`.
+    @usableFromInline
+    internal var held: Input?
+
+    /// Finish as soon as the downstream has its subscription (an empty `output(in:)` range).
+    @usableFromInline
+    internal let finishesAtOnce: Bool
+
+    @usableFromInline
+    internal let name: StaticString
+
+    @usableFromInline
+    internal let mapFailure: (UpstreamFailure) -> Downstream.Failure
+
+    @usableFromInline
+    internal let mapThrown: (any Error) -> Downstream.Failure
+
+    /// - Parameters:
+    ///   - name: The operator, for `description` and trap messages.
+    ///   - downstream: The subscriber to relay to.
+    ///   - policy: How downstream demand becomes upstream demand.
+    ///   - finishesAtOnce: Finish right after handing the downstream its subscription.
+    ///   - mapFailure: Turns an upstream failure into the downstream's failure type.
+    ///   - mapThrown: Turns an error a `try` step threw into the downstream's failure type.
+    ///   - step: Decides what to do with each upstream value; runs on the serial path.
+    @inlinable
+    internal init(
+        name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
+        mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        mapThrown: @escaping (any Error) -> Downstream.Failure,
+        step: @escaping Step
+    ) {
+        self.name = name
+        self.policy = Locked(policy)
+        if case .capped = policy { policesReturnedDemand = true } else { policesReturnedDemand = false }
+        self.finishesAtOnce = finishesAtOnce
+        self.mapFailure = mapFailure
+        self.mapThrown = mapThrown
+        owned = Owned(downstream: downstream, step: step)
+        SubscriptionLedger.enter(self)
+    }
+
+    deinit {
+        SubscriptionLedger.leave(self)
+    }
+
+    @inlinable
+    internal func receive(subscription: any Subscription) {
+        let accepted = control.withLock { control -> Bool in
+            guard case .awaitingSubscription = control.phase else { return false }
+            control.phase = .subscribed(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        // Nobody can have stopped the stream yet: the downstream has not seen the relay.
+        gate.open()
+        if let owned {
+            owned.downstream.receive(subscription: self)
+            if finishesAtOnce {
+                end(.finished, cancellingUpstream: true, inDelivery: true)
+                return
+            }
+        }
+        if gate.leave() {
+            release()
+        }
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        guard gate.enter(name), let owned else { return .none }
+        var demand = Subscribers.Demand.none
+        switch owned.step(input) {
+        case .pass:
+            demand = owned.downstream.receive(input)
+            if policesReturnedDemand, demand > 0 {
+                demand = policy.withLock { $0.forward(demand, isRequest: false) } ?? .none
+            }
+        case .skip:
+            break
+        case .skipAndReplace:
+            demand = .max(1)
+        case .hold:
+            held = input
+        case .holdAndFinish:
+            held = input
+            end(.finished, cancellingUpstream: true, inDelivery: true)
+            return .none
+        case .passAndFinish:
+            _ = owned.downstream.receive(input)
+            end(.finished, cancellingUpstream: true, inDelivery: true)
+            return .none
+        case .finish:
+            end(.finished, cancellingUpstream: true, inDelivery: true)
+            return .none
+        case .fail(let error):
+            end(.failure(mapThrown(error)), cancellingUpstream: true, inDelivery: true)
+            return .none
+        }
+        if gate.leave() {
+            release()
+            return .none
+        }
+        return demand
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        if case .awaitingSubscription = control.withLock({ $0.phase }) {
+            preconditionFailure(
+                "A publisher must send the subscription before its completion: \(name) received the completion first")
+        }
+        switch completion {
+        case .finished: end(.finished, cancellingUpstream: false, inDelivery: false)
+        case .failure(let failure): end(.failure(mapFailure(failure)), cancellingUpstream: false, inDelivery: false)
+        }
+    }
+
+    /// Ends the stream from the serial path: decides under the lock whether the downstream
+    /// cancelled first, and whether a held value goes out now or waits for a request.
+    /// - Parameters:
+    ///   - completion: The completion to deliver.
+    ///   - cancellingUpstream: `true` when the operator, not the upstream, ends the stream.
+    ///   - inDelivery: `true` inside a delivery the gate began, where the state is ours to
+    ///     release even when the downstream cancelled first.
+    @usableFromInline
+    internal func end(
+        _ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool, inDelivery: Bool
+    ) {
+        let isFinished: Bool
+        if case .finished = completion { isFinished = true } else { isFinished = false }
+        // While the phase is `subscribed`, `cancel` has not released the serial-path state, so
+        // it can be read here.
+        let (ending, downstream, value) = control.withLock { control -> (Ending, Downstream?, Input?) in
+            defer { control.phase = .terminal }
+            guard case .subscribed(let upstream) = control.phase else { return (.ignored, nil, nil) }
+            let downstream = owned?.downstream
+            if isFinished, let value = held, let downstream, !control.demanded {
+                control.parked = (downstream, value)
+                return (.parked(upstream: upstream), nil, nil)
+            }
+            return (.deliver(upstream: upstream), downstream, held)
+        }
+        if case .ignored = ending, !inDelivery { return }
+        gate.stopFromSerialPath()
+        release()
+        switch ending {
+        case .ignored:
+            return
+        case .parked(let upstream):
+            if cancellingUpstream { upstream?.cancel() }
+        case .deliver(let upstream):
+            if cancellingUpstream { upstream?.cancel() }
+            guard let downstream else { return }
+            if isFinished, let value {
+                deliverHeld(value, to: downstream)
+            } else {
+                downstream.receive(completion: completion)
+            }
+        }
+    }
+
+    /// Delivers the held value and `.finished`, unless the downstream cancels in between.
+    @usableFromInline
+    internal func deliverHeld(_ value: Input, to downstream: Downstream) {
+        _ = downstream.receive(value)
+        guard !control.withLock({ $0.cancelled }) else { return }
+        downstream.receive(completion: .finished)
+    }
+
+    @inlinable
+    internal func release() {
+        owned = nil
+        held = nil
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
+        let (upstream, parked) = control.withLock {
+            control -> ((any Subscription)?, (downstream: Downstream, value: Input)?) in
+            control.demanded = true
+            defer { control.parked = nil }
+            guard case .subscribed(let upstream) = control.phase else { return (nil, control.parked) }
+            return (upstream, nil)
+        }
+        if let parked {
+            deliverHeld(parked.value, to: parked.downstream)
+            return
+        }
+        guard let upstream, let forward = policy.withLock({ $0.forward(demand, isRequest: true) }) else { return }
+        upstream.request(forward)
+    }
+
+    @inlinable
+    internal func cancel() {
+        let (previous, parked) = control.withLock {
+            control -> (Phase, (downstream: Downstream, value: Input)?) in
+            defer {
+                control.phase = .terminal
+                control.parked = nil
+                control.cancelled = true
+            }
+            return (control.phase, control.parked)
+        }
+        _ = parked
+        guard case .subscribed(let upstream) = previous else { return }
+        if gate.stopFromOutside() {
+            release()
+        }
+        upstream.cancel()
+    }
+
+    @usableFromInline
+    internal var description: String { "\(name)" }
+
+    /// No children: the downstream belongs to the serial path and cannot be read from here.
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}
+
+extension StepRelay where Downstream.Failure == UpstreamFailure {
+    /// A relay for an operator whose step never throws: failures pass through unchanged.
+    @inlinable
+    internal convenience init(
+        name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
+        step: @escaping Step
+    ) {
+        self.init(
+            name: name, downstream: downstream, policy: policy, finishesAtOnce: finishesAtOnce,
+            mapFailure: { $0 },
+            mapThrown: { error in preconditionFailure("\(name) has no throwing step, yet \(error) was thrown") },
+            step: step)
+    }
+}
+
+extension StepRelay where Downstream.Failure == any Error {
+    /// A relay for a `try` operator: upstream failures and thrown errors become `any Error`.
+    @inlinable
+    internal convenience init(
+        name: StaticString, downstream: Downstream, policy: DemandPolicy, throwingStep: @escaping Step
+    ) {
+        self.init(
+            name: name, downstream: downstream, policy: policy, mapFailure: { $0 }, mapThrown: { $0 },
+            step: throwingStep)
+    }
+}

@@ -1,0 +1,165 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class OutputDropTests: TetherTestCase {
+    func testPrefixCapsDemandAndFinishesAfterTheLastElement() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        publisher.prefix(2).subscribe(recorder)
+
+        XCTAssertEqual(publisher.send(1), [.none])
+        XCTAssertEqual(publisher.send(2), [.none])
+        XCTAssertEqual(publisher.send(3), [.none])
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(2)), .cancelled])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["Output"])
+    }
+
+    func testPrefixCapsReturnedDemandAndLaterRequests() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1), demandPerValue: { _ in .max(5) })
+        publisher.prefix(3).subscribe(recorder)
+
+        XCTAssertEqual(publisher.send(1), [.max(2)])
+        recorder.request(.max(4))
+
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1))])
+        recorder.cancel()
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .cancelled])
+    }
+
+    func testPrefixZeroFinishesAtOnceAndCancelsUpstream() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        publisher.prefix(0).subscribe(recorder)
+
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.cancelled])
+    }
+
+    func testOutputAtDropsEarlierElementsWithReplacementDemandThenCancels() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
+        publisher.output(at: 2).subscribe(recorder)
+
+        XCTAssertEqual(publisher.send(10), [.max(1)])
+        XCTAssertEqual(publisher.send(11), [.max(1)])
+        XCTAssertEqual(publisher.send(12), [.none])
+        XCTAssertEqual(publisher.send(13), [.none])
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(12), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .cancelled])
+    }
+
+    func testOutputInRangeOnSequence() {
+        let recorder = RecordingSubscriber<Int, Never>()
+        (0..<10).publisher.output(in: 3...5).subscribe(recorder)
+        XCTAssertEqual(recorder.values, [3, 4, 5])
+        XCTAssertEqual(recorder.completion, .finished)
+    }
+
+    func testDropFirstRequestsCountExtraOnTheFirstRequestOnly() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
+        publisher.dropFirst(2).subscribe(recorder)
+
+        XCTAssertEqual(publisher.send(1), [.none])
+        XCTAssertEqual(publisher.send(2), [.none])
+        XCTAssertEqual(publisher.send(3), [.none])
+        recorder.request(.max(2))
+        publisher.send(completion: .finished)
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(3), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(3)), .requested(.max(2))])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["Drop"])
+    }
+
+    func testDropWhileReplacesDroppedElementsAndStopsAskingAfterFalse() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
+        var calls = 0
+        publisher.drop { value in calls += 1; return value < 3 }.subscribe(recorder)
+
+        XCTAssertEqual(publisher.send(1), [.max(1)])
+        XCTAssertEqual(publisher.send(3), [.none])
+        XCTAssertEqual(publisher.send(1), [.none])
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(3), .value(1)])
+        XCTAssertEqual(calls, 2)
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["DropWhile"])
+        recorder.cancel()
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(2)), .cancelled])
+    }
+
+    func testTryDropWhileThrowCancelsAndFails() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, any Error>()
+        publisher.tryDrop { _ in throw TestError(id: 9) }.subscribe(recorder)
+
+        XCTAssertEqual(publisher.send(1), [.none])
+
+        XCTAssertEqual(recorder.history, [".subscription", ".completion(.failure(TestError(9)))"])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["TryDropWhile"])
+    }
+
+    func testPrefixWhileFinishesOnFirstRejectedElement() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(3))
+        publisher.prefix { $0 < 3 }.subscribe(recorder)
+
+        publisher.send(1)
+        publisher.send(5)
+        publisher.send(2)
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(3)), .cancelled])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["PrefixWhile"])
+    }
+
+    func testTryPrefixWhileRepublishesUpstreamFailureAsAnyError() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, any Error>()
+        publisher.tryPrefix { $0 < 3 }.subscribe(recorder)
+
+        publisher.send(1)
+        publisher.send(completion: .failure(TestError(id: 1)))
+
+        XCTAssertEqual(recorder.history, [".subscription", ".value(1)", ".completion(.failure(TestError(1)))"])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["TryPrefixWhile"])
+    }
+
+    func testReleasesDownstreamAndClosureOnCancelAndOnFinish() {
+        let publisher = RecordingPublisher<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            publisher.prefix { [token] _ in _ = token; return false }.subscribe(recorder)
+            publisher.send(1)
+        }
+        XCTAssertNil(weakRecorder)
+        XCTAssertNil(weakToken)
+        publisher.releaseSubscribers()
+    }
+
+    func testSpecialisationsComputeRightAway() {
+        let dropped: Publishers.Sequence<DropFirstSequence<[Int]>, Never> = [1, 2, 3].publisher.dropFirst()
+        XCTAssertEqual(Array(dropped.sequence), [2, 3])
+        let prefix: Publishers.Sequence<PrefixSequence<[Int]>, Never> = [1, 2, 3].publisher.prefix(2)
+        XCTAssertEqual(Array(prefix.sequence), [1, 2])
+        XCTAssertEqual(Just(1).dropFirst().output, nil)
+        XCTAssertEqual(Just(1).prefix(1).output, 1)
+        XCTAssertEqual(Just(1).output(at: 0).output, 1)
+        XCTAssertEqual(Just(1).output(in: 1...).output, nil)
+        XCTAssertEqual(Just(1).drop { $0 == 1 }.output, nil)
+        XCTAssertEqual(Optional(4).publisher.output(at: 0).output, 4)
+        XCTAssertEqual(Optional(4).publisher.drop { $0 > 5 }.output, 4)
+    }
+}

@@ -1,0 +1,160 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class UntilOutputConcatenateTests: TetherTestCase {
+    func testPrefixUntilOutputFinishesAndCancelsBothWhenTriggerFires() {
+        let upstream = RecordingPublisher<Int, Never>()
+        let trigger = RecordingPublisher<String, TestError>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(5))
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+
+        upstream.send(1)
+        XCTAssertEqual(trigger.send("go"), [.none])
+        XCTAssertEqual(upstream.send(2), [.none])
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(5)), .cancelled])
+        XCTAssertEqual(trigger.subscription?.events, [.requested(.max(1)), .cancelled])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["PrefixUntilOutput"])
+        trigger.releaseSubscribers()
+        upstream.releaseSubscribers()
+    }
+
+    func testPrefixUntilOutputIgnoresTriggerCompletion() {
+        let upstream = RecordingPublisher<Int, Never>()
+        let trigger = RecordingPublisher<String, TestError>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+
+        trigger.send(completion: .failure(TestError()))
+        upstream.send(1)
+        upstream.send(completion: .finished)
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        XCTAssertEqual(trigger.subscription?.events, [.requested(.max(1))])
+        trigger.releaseSubscribers()
+        upstream.releaseSubscribers()
+    }
+
+    func testPrefixUntilOutputWithImmediateTriggerFinishesOnSubscription() {
+        let upstream = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        upstream.prefix(untilOutputFrom: Just(())).subscribe(recorder)
+
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
+        XCTAssertEqual(upstream.subscription?.events, [.cancelled])
+        upstream.releaseSubscribers()
+    }
+
+    func testDropUntilOutputDropsWithReplacementDemandUntilTriggerFires() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        let trigger = RecordingPublisher<String, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(2))
+        upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+
+        XCTAssertEqual(upstream.send(1), [.max(1)])
+        trigger.send("go")
+        XCTAssertEqual(upstream.send(2), [.none])
+        upstream.send(completion: .finished)
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(2), .completion(.finished)])
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(2))])
+        XCTAssertEqual(trigger.subscription?.events, [.requested(.max(1)), .cancelled])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["DropUntilOutput"])
+        trigger.releaseSubscribers()
+        upstream.releaseSubscribers()
+    }
+
+    func testDropUntilOutputFailsWhenTriggerFails() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        let trigger = RecordingPublisher<String, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>()
+        upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+
+        trigger.send(completion: .failure(TestError(id: 6)))
+
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 6)))])
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited), .cancelled])
+        trigger.releaseSubscribers()
+        upstream.releaseSubscribers()
+    }
+
+    func testUntilOutputCancelCancelsBothAndReleasesDownstream() {
+        let upstream = RecordingPublisher<Int, Never>()
+        let trigger = RecordingPublisher<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+            recorder.cancel()
+        }
+        XCTAssertNil(weakRecorder)
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited), .cancelled])
+        XCTAssertEqual(trigger.subscription?.events, [.requested(.max(1)), .cancelled])
+        trigger.releaseSubscribers()
+        upstream.releaseSubscribers()
+    }
+
+    func testConcatenateSubscribesSuffixAfterPrefixFinishesWithUnmetDemand() {
+        let prefix = RecordingPublisher<Int, Never>()
+        let suffix = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(3))
+        prefix.append(suffix).subscribe(recorder)
+
+        XCTAssertNil(suffix.subscription)
+        prefix.send(1)
+        prefix.send(completion: .finished)
+        suffix.send(2)
+        suffix.send(completion: .finished)
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(prefix.subscription?.events, [.requested(.max(3))])
+        XCTAssertEqual(suffix.subscription?.events, [.requested(.max(2))])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["Concatenate"])
+        prefix.releaseSubscribers()
+        suffix.releaseSubscribers()
+    }
+
+    func testConcatenateFailureOfPrefixNeverSubscribesSuffix() {
+        let prefix = RecordingPublisher<Int, TestError>()
+        let suffix = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>()
+        prefix.append(suffix).subscribe(recorder)
+
+        prefix.send(completion: .failure(TestError(id: 2)))
+
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 2)))])
+        XCTAssertNil(suffix.subscription)
+        prefix.releaseSubscribers()
+    }
+
+    func testConcatenateCancelReachesCurrentPublisherAndReleasesDownstream() {
+        let prefix = RecordingPublisher<Int, Never>()
+        let suffix = RecordingPublisher<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
+            weakRecorder = recorder
+            prefix.append(suffix).subscribe(recorder)
+            prefix.send(completion: .finished)
+            recorder.cancel()
+        }
+        XCTAssertNil(weakRecorder)
+        XCTAssertEqual(suffix.subscription?.events, [.requested(.max(1)), .cancelled])
+        prefix.releaseSubscribers()
+        suffix.releaseSubscribers()
+    }
+
+    func testAppendAndPrependValuesSequencesAndSpecialisations() {
+        let recorder = RecordingSubscriber<Int, Never>()
+        Just(2).eraseToAnyPublisher().append(3, 4).prepend([0, 1]).subscribe(recorder)
+        XCTAssertEqual(recorder.values, [0, 1, 2, 3, 4])
+        XCTAssertEqual(recorder.completion, .finished)
+        XCTAssertEqual([1, 2].publisher.append([3]).sequence, [1, 2, 3])
+        XCTAssertEqual([2].publisher.prepend([1].publisher).sequence, [1, 2])
+        XCTAssertEqual(Just(1).append(2, 3).sequence, [1, 2, 3])
+        XCTAssertEqual(Just(3).prepend(1, 2).sequence, [1, 2, 3])
+    }
+}
