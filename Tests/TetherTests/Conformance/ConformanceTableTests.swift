@@ -53,6 +53,13 @@ extension PublisherConformance.Options {
     }
 }
 
+extension PublisherConformance.Options {
+    /// Tether's options for merges, which ignore `request(.none)` as Combine's merges do.
+    static func merge(multicast: Bool = false) -> Self {
+        Self(zeroDemand: .ignored, multicast: multicast, concurrentSignals: true, cancellation: .immediate)
+    }
+}
+
 /// A `PassthroughSubject` fed with its element indexes.
 func passthroughUnderTest() -> PublisherUnderTest<PassthroughSubject<Int, TestError>> {
     let subject = PassthroughSubject<Int, TestError>()
@@ -295,6 +302,51 @@ final class ConformanceTableTests: TetherTestCase {
                 wrapped(passthroughUnderTest()) { $0.prepend(Empty()) }
             },
             // End of sequence operators.
+            // Combining operators (ops-combine): Merge…Merge8, MergeMany, CombineLatest…4, Zip…4.
+            .cold("Publishers.Merge", elements: 5, options: .merge()) { (0..<3).publisher.merge(with: (3..<5).publisher) },
+            .driven("Publishers.Merge", "subject", elements: 5, options: .merge(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.merge(with: Empty<Int, TestError>()) }
+            },
+            .cold("Publishers.Merge3", elements: 5, options: .merge()) { [0, 1].publisher.merge(with: [2].publisher, [3, 4].publisher) },
+            .cold("Publishers.Merge4", elements: 5, options: .merge()) {
+                [0, 1].publisher.merge(with: [2].publisher, [3].publisher, [4].publisher)
+            },
+            .cold("Publishers.Merge5", elements: 5, options: .merge()) {
+                [0].publisher.merge(with: [1].publisher, [2].publisher, [3].publisher, [4].publisher)
+            },
+            .cold("Publishers.Merge6", elements: 5, options: .merge()) {
+                [0].publisher.merge(with: [1].publisher, [2].publisher, [3].publisher, [4].publisher, [Int]().publisher)
+            },
+            .cold("Publishers.Merge7", elements: 7, options: .merge()) {
+                [0].publisher.merge(with: [1].publisher, [2].publisher, [3].publisher, [4].publisher, [5].publisher, [6].publisher)
+            },
+            .cold("Publishers.Merge8", elements: 5, options: .merge()) {
+                Publishers.Merge8(
+                    [0].publisher, [1].publisher, [2].publisher, [3].publisher, [4].publisher, [Int]().publisher,
+                    [Int]().publisher, [Int]().publisher)
+            },
+            .cold("Publishers.MergeMany", elements: 5, options: .merge()) {
+                Publishers.MergeMany([[0, 1].publisher, [2, 3].publisher, [4].publisher])
+            },
+            .driven("Publishers.MergeMany", "subject", elements: 5, options: .merge(multicast: true)) {
+                wrapped(passthroughUnderTest()) { Publishers.MergeMany($0) }
+            },
+            .cold("Publishers.CombineLatest", elements: 5, options: .tether()) {
+                [0].publisher.combineLatest((0..<5).publisher)
+            },
+            .cold("Publishers.CombineLatest3", elements: 5, options: .tether()) {
+                [0].publisher.combineLatest([0].publisher, (0..<5).publisher)
+            },
+            .cold("Publishers.CombineLatest4", elements: 5, options: .tether()) {
+                [0].publisher.combineLatest([0].publisher, [0].publisher, (0..<5).publisher)
+            },
+            .cold("Publishers.Zip", elements: 5, options: .tether()) { (0..<5).publisher.zip((10..<20).publisher) },
+            .cold("Publishers.Zip3", elements: 5, options: .tether()) {
+                (0..<5).publisher.zip((0..<5).publisher, (0..<9).publisher)
+            },
+            .cold("Publishers.Zip4", elements: 5, options: .tether()) {
+                (0..<6).publisher.zip((0..<5).publisher, (0..<7).publisher, (0..<8).publisher)
+            },
         ]
     }
 

@@ -1,0 +1,89 @@
+extension Publisher {
+    /// Subscribes to an additional publisher and publishes a tuple upon receiving output from
+    /// either publisher.
+    ///
+    /// Nothing is published until every publisher has produced a value; after that, every new
+    /// value publishes the latest value of each. Demand is forwarded to every upstream; the
+    /// result finishes when all upstreams finish and fails with the first failure.
+    /// - Parameter other: Another publisher to combine with this one.
+    /// - Returns: A publisher that receives and combines elements from this and another publisher.
+    @inlinable
+    public func combineLatest<P: Publisher>(_ other: P) -> Publishers.CombineLatest<Self, P>
+    where P.Failure == Failure {
+        Publishers.CombineLatest(self, other)
+    }
+
+    /// Subscribes to an additional publisher and invokes a closure upon receiving output from
+    /// either publisher.
+    ///
+    /// Nothing is published until every publisher has produced a value; after that, every new
+    /// value publishes the latest value of each. Demand is forwarded to every upstream; the
+    /// result finishes when all upstreams finish and fails with the first failure.
+    /// - Parameters:
+    ///   - other: Another publisher to combine with this one.
+    ///   - transform: A closure that receives the most-recent value from each publisher and returns
+    ///     a new value to publish.
+    /// - Returns: A publisher that receives and combines elements from this and another publisher,
+    ///   transformed by `transform`.
+    @inlinable
+    public func combineLatest<P: Publisher, T>(
+        _ other: P,
+        _ transform: @escaping (Output, P.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T>
+    where P.Failure == Failure {
+        let combined = Publishers.CombineLatest(self, other)
+        return Publishers.Map(upstream: combined) { transform($0.0, $0.1) }
+    }
+}
+
+extension Publishers {
+    /// A publisher that receives and combines the latest elements from two publishers.
+    ///
+    /// Once every upstream has produced a value, it publishes a tuple of the latest value of each
+    /// whenever any of them produces a new one. Each request from the downstream is forwarded to
+    /// every upstream. A new combination that finds no demand is held (only the latest one) and
+    /// delivered when demand arrives. Values are delivered one at a time on the thread of the
+    /// upstream that sent them (or of the request that released them), never overlapping. It
+    /// finishes when every upstream has finished, and fails with the first failure, cancelling
+    /// the other upstreams. `request(.none)` traps, as in Combine.
+    public struct CombineLatest<A, B>: Publisher
+    where A: Publisher, B: Publisher, A.Failure == B.Failure {
+        /// The kind of values published by this publisher: one value of each upstream.
+        public typealias Output = (A.Output, B.Output)
+
+        /// The kind of errors this publisher might publish.
+        public typealias Failure = A.Failure
+
+        /// The first upstream publisher.
+        public let a: A
+
+        /// The second upstream publisher.
+        public let b: B
+
+        /// Creates a publisher that receives and combines the latest elements from two publishers.
+        /// - Parameters:
+        ///   - a: The first upstream publisher.
+        ///   - b: The second upstream publisher.
+        @inlinable
+        public init(_ a: A, _ b: B) {
+            self.a = a
+            self.b = b
+        }
+
+        /// Attaches `subscriber`, then subscribes to the upstreams in order.
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let storage = CombineLatestStorage(downstream: subscriber, upstreams: 2) { values in
+                (values[0] as! A.Output, values[1] as! B.Output)
+            }
+            storage.start()
+            storage.subscribe(a, at: 0)
+            storage.subscribe(b, at: 1)
+        }
+    }
+}
+
+extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
+
+extension Publishers.CombineLatest: Sendable where A: Sendable, B: Sendable {}

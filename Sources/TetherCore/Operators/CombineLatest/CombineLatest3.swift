@@ -1,0 +1,101 @@
+extension Publisher {
+    /// Subscribes to two additional publishers and publishes a tuple upon receiving output from any
+    /// of the publishers.
+    ///
+    /// Nothing is published until every publisher has produced a value; after that, every new
+    /// value publishes the latest value of each. Demand is forwarded to every upstream; the
+    /// result finishes when all upstreams finish and fails with the first failure.
+    /// - Parameters:
+    ///   - publisher1: A second publisher to combine with the first publisher.
+    ///   - publisher2: A third publisher to combine with the first publisher.
+    /// - Returns: A publisher that receives and combines elements from this and two other
+    ///   publishers.
+    @inlinable
+    public func combineLatest<P: Publisher, Q: Publisher>(
+        _ publisher1: P, _ publisher2: Q
+    ) -> Publishers.CombineLatest3<Self, P, Q>
+    where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.CombineLatest3(self, publisher1, publisher2)
+    }
+
+    /// Subscribes to two additional publishers and invokes a closure upon receiving output from any
+    /// of the publishers.
+    ///
+    /// Nothing is published until every publisher has produced a value; after that, every new
+    /// value publishes the latest value of each. Demand is forwarded to every upstream; the
+    /// result finishes when all upstreams finish and fails with the first failure.
+    /// - Parameters:
+    ///   - publisher1: A second publisher to combine with the first publisher.
+    ///   - publisher2: A third publisher to combine with the first publisher.
+    ///   - transform: A closure that receives the most-recent value from each publisher and returns
+    ///     a new value to publish.
+    /// - Returns: A publisher that receives and combines elements from this and two other
+    ///   publishers, transformed by `transform`.
+    @inlinable
+    public func combineLatest<P: Publisher, Q: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q,
+        _ transform: @escaping (Output, P.Output, Q.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
+    where P.Failure == Failure, Q.Failure == Failure {
+        let combined = Publishers.CombineLatest3(self, publisher1, publisher2)
+        return Publishers.Map(upstream: combined) { transform($0.0, $0.1, $0.2) }
+    }
+}
+
+extension Publishers {
+    /// A publisher that receives and combines the latest elements from three publishers.
+    ///
+    /// Once every upstream has produced a value, it publishes a tuple of the latest value of each
+    /// whenever any of them produces a new one. Each request from the downstream is forwarded to
+    /// every upstream. A new combination that finds no demand is held (only the latest one) and
+    /// delivered when demand arrives. Values are delivered one at a time on the thread of the
+    /// upstream that sent them (or of the request that released them), never overlapping. It
+    /// finishes when every upstream has finished, and fails with the first failure, cancelling
+    /// the other upstreams. `request(.none)` traps, as in Combine.
+    public struct CombineLatest3<A, B, C>: Publisher
+    where A: Publisher, B: Publisher, C: Publisher, A.Failure == B.Failure, B.Failure == C.Failure {
+        /// The kind of values published by this publisher: one value of each upstream.
+        public typealias Output = (A.Output, B.Output, C.Output)
+
+        /// The kind of errors this publisher might publish.
+        public typealias Failure = A.Failure
+
+        /// The first upstream publisher.
+        public let a: A
+
+        /// The second upstream publisher.
+        public let b: B
+
+        /// The third upstream publisher.
+        public let c: C
+
+        /// Creates a publisher that receives and combines the latest elements from three publishers.
+        /// - Parameters:
+        ///   - a: The first upstream publisher.
+        ///   - b: The second upstream publisher.
+        ///   - c: The third upstream publisher.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C) {
+            self.a = a
+            self.b = b
+            self.c = c
+        }
+
+        /// Attaches `subscriber`, then subscribes to the upstreams in order.
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let storage = CombineLatestStorage(downstream: subscriber, upstreams: 3) { values in
+                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
+            }
+            storage.start()
+            storage.subscribe(a, at: 0)
+            storage.subscribe(b, at: 1)
+            storage.subscribe(c, at: 2)
+        }
+    }
+}
+
+extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+
+extension Publishers.CombineLatest3: Sendable where A: Sendable, B: Sendable, C: Sendable {}

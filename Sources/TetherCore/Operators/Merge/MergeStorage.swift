@@ -1,0 +1,168 @@
+/// The subscription of every merge publisher: locks a ``MergeMachine`` and performs its steps.
+///
+/// The downstream is a plain stored property because only the drainer the machine names calls
+/// it, and only the drainer (or the canceller, when nobody drains) lets go of it. No lock is held
+/// while calling out: requests, cancels and deliveries all happen after `withLock` returns.
+@usableFromInline
+internal final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+    @usableFromInline
+    internal let machine: Locked<MergeMachine>
+
+    /// Touched only by the drainer, or by `cancel` when the machine says nobody drains.
+    @usableFromInline
+    internal var downstream: Downstream?
+
+    @inlinable
+    internal init(downstream: Downstream, upstreams: Int) {
+        self.downstream = downstream
+        machine = Locked(MergeMachine(upstreams: upstreams))
+        SubscriptionLedger.enter(self)
+    }
+
+    deinit {
+        SubscriptionLedger.leave(self)
+    }
+
+    /// Hands the subscription downstream; the upstreams are subscribed afterwards, as Combine
+    /// does, so demand requested from inside `receive(subscription:)` reaches them at once.
+    @inlinable
+    internal func start() {
+        downstream?.receive(subscription: self)
+        drain(machine.withLock { $0.delivered(.none) })
+    }
+
+    /// Subscribes to upstream number `index`.
+    @inlinable
+    internal func subscribe<Upstream: Publisher>(_ upstream: Upstream, at index: Int)
+    where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+        upstream.subscribe(MergeSide(storage: self, index: index))
+    }
+
+    @inlinable
+    internal func attach(_ index: Int, _ subscription: any Subscription) {
+        if let demand = machine.withLock({ $0.attach(index, subscription) }) {
+            subscription.request(demand)
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    @inlinable
+    internal func receive(_ index: Int, _ input: Downstream.Input) -> Subscribers.Demand {
+        let arrival = machine.withLock { $0.receive(index, input) }
+        guard case .deliverNow(let refill) = arrival, let downstream else { return .none }
+        let more = downstream.receive(input)
+        drain(machine.withLock { $0.delivered(more) })
+        return refill ? .max(1) : .none
+    }
+
+    @inlinable
+    internal func complete(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        let (others, step) = machine.withLock { $0.complete(index, completion.eraseError()) }
+        for subscription in others { subscription.cancel() }
+        drain(step)
+    }
+
+    /// Asks for more; `.none` is ignored, as Combine's merge ignores it.
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        let (unlimit, step) = machine.withLock { $0.request(demand) }
+        for subscription in unlimit { subscription.request(.unlimited) }
+        drain(step)
+    }
+
+    @inlinable
+    internal func cancel() {
+        let (upstreams, release) = machine.withLock { $0.cancel() }
+        if release { downstream = nil }
+        for subscription in upstreams { subscription.cancel() }
+    }
+
+    /// Runs the machine's steps as the drainer until it goes idle.
+    @inlinable
+    internal func drain(_ step: MergeMachine.Step) {
+        var step = step
+        while true {
+            switch step {
+            case .idle:
+                return
+            case .release:
+                downstream = nil
+                return
+            case .deliver(let value, let refill):
+                let more = downstream?.receive(value as! Downstream.Input) ?? .none
+                refill?.request(.max(1))
+                step = machine.withLock { $0.delivered(more) }
+            case .complete(let completion):
+                let released = downstream
+                downstream = nil
+                released?.receive(completion: completion.restoringFailure(Downstream.Failure.self))
+                return
+            }
+        }
+    }
+
+    @usableFromInline
+    internal var description: String { "Merge" }
+
+    @usableFromInline
+    internal var customMirror: Mirror {
+        let demand = machine.withLock { $0.demand }
+        return Mirror(self, children: ["downstreamDemand": demand])
+    }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}
+
+/// What a merge hands each upstream: a value-type relay that tags signals with the upstream's
+/// position.
+@usableFromInline
+internal struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let storage: MergeStorage<Downstream>
+    @usableFromInline let index: Int
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(storage: MergeStorage<Downstream>, index: Int) {
+        self.storage = storage
+        self.index = index
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        storage.attach(index, subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        storage.receive(index, input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        storage.complete(index, completion)
+    }
+
+    @usableFromInline var description: String { "Merge" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["index": index]) }
+    @usableFromInline var playgroundDescription: Any { description }
+}
+
+extension Subscribers.Completion where Failure == any Error {
+    /// Undoes `eraseError()` for a completion that came from an upstream of failure type `F`.
+    @inlinable
+    internal func restoringFailure<F: Error>(_: F.Type) -> Subscribers.Completion<F> {
+        switch self {
+        case .finished: return .finished
+        case .failure(let error): return .failure(error as! F)
+        }
+    }
+}

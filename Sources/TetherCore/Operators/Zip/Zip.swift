@@ -1,0 +1,87 @@
+extension Publisher {
+    /// Combines elements from another publisher and delivers pairs of elements as tuples.
+    ///
+    /// The result waits until every publisher has emitted a value, then delivers the oldest
+    /// unconsumed value of each together. Demand is forwarded to every upstream; the result
+    /// finishes once an upstream has finished and no further tuple can be completed.
+    /// - Parameter other: Another publisher.
+    /// - Returns: A publisher that emits groups of elements from the upstream publishers as tuples.
+    @inlinable
+    public func zip<P: Publisher>(_ other: P) -> Publishers.Zip<Self, P>
+    where P.Failure == Failure {
+        Publishers.Zip(self, other)
+    }
+
+    /// Combines elements from another publisher and delivers a transformed output.
+    ///
+    /// The result waits until every publisher has emitted a value, then delivers the oldest
+    /// unconsumed value of each together. Demand is forwarded to every upstream; the result
+    /// finishes once an upstream has finished and no further tuple can be completed.
+    /// - Parameters:
+    ///   - other: Another publisher.
+    ///   - transform: A closure that receives the oldest unconsumed value from each publisher and
+    ///     returns a new value to publish.
+    /// - Returns: A publisher that uses the `transform` closure to emit new elements, produced by
+    ///   combining the values from two upstream publishers.
+    @inlinable
+    public func zip<P: Publisher, T>(
+        _ other: P,
+        _ transform: @escaping (Output, P.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip<Self, P>, T>
+    where P.Failure == Failure {
+        let combined = Publishers.Zip(self, other)
+        return Publishers.Map(upstream: combined) { transform($0.0, $0.1) }
+    }
+}
+
+extension Publishers {
+    /// A publisher created by applying the zip function to two upstream publishers.
+    ///
+    /// It waits until every upstream has emitted a value, then delivers the oldest unconsumed
+    /// value of each together as a tuple. Each request from the downstream is forwarded to every
+    /// upstream; unpaired values wait in order. Values are delivered one at a time on the thread
+    /// of the upstream that completed the tuple (or of the request that released it), never
+    /// overlapping. It finishes as soon as an upstream has finished with no unpaired value left,
+    /// cancelling the others, and fails with the first failure, cancelling the others.
+    /// `request(.none)` traps, as in Combine.
+    public struct Zip<A, B>: Publisher
+    where A: Publisher, B: Publisher, A.Failure == B.Failure {
+        /// The kind of values published by this publisher: one value of each upstream.
+        public typealias Output = (A.Output, B.Output)
+
+        /// The kind of errors this publisher might publish.
+        public typealias Failure = A.Failure
+
+        /// The first upstream publisher.
+        public let a: A
+
+        /// The second upstream publisher.
+        public let b: B
+
+        /// Creates a publisher that applies the zip function to two upstream publishers.
+        /// - Parameters:
+        ///   - a: The first upstream publisher.
+        ///   - b: The second upstream publisher.
+        @inlinable
+        public init(_ a: A, _ b: B) {
+            self.a = a
+            self.b = b
+        }
+
+        /// Attaches `subscriber`, then subscribes to the upstreams in order.
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let storage = ZipStorage(downstream: subscriber, upstreams: 2) { values in
+                (values[0] as! A.Output, values[1] as! B.Output)
+            }
+            storage.start()
+            storage.subscribe(a, at: 0)
+            storage.subscribe(b, at: 1)
+        }
+    }
+}
+
+extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {}
+
+extension Publishers.Zip: Sendable where A: Sendable, B: Sendable {}

@@ -1,0 +1,98 @@
+extension Publisher {
+    /// Combines elements from two other publishers and delivers groups of elements as tuples.
+    ///
+    /// The result waits until every publisher has emitted a value, then delivers the oldest
+    /// unconsumed value of each together. Demand is forwarded to every upstream; the result
+    /// finishes once an upstream has finished and no further tuple can be completed.
+    /// - Parameters:
+    ///   - publisher1: A second publisher.
+    ///   - publisher2: A third publisher.
+    /// - Returns: A publisher that emits groups of elements from the upstream publishers as tuples.
+    @inlinable
+    public func zip<P: Publisher, Q: Publisher>(
+        _ publisher1: P, _ publisher2: Q
+    ) -> Publishers.Zip3<Self, P, Q>
+    where P.Failure == Failure, Q.Failure == Failure {
+        Publishers.Zip3(self, publisher1, publisher2)
+    }
+
+    /// Combines elements from two other publishers and delivers a transformed output.
+    ///
+    /// The result waits until every publisher has emitted a value, then delivers the oldest
+    /// unconsumed value of each together. Demand is forwarded to every upstream; the result
+    /// finishes once an upstream has finished and no further tuple can be completed.
+    /// - Parameters:
+    ///   - publisher1: A second publisher.
+    ///   - publisher2: A third publisher.
+    ///   - transform: A closure that receives the oldest unconsumed value from each publisher and
+    ///     returns a new value to publish.
+    /// - Returns: A publisher that uses the `transform` closure to emit new elements, produced by
+    ///   combining the values from three upstream publishers.
+    @inlinable
+    public func zip<P: Publisher, Q: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q,
+        _ transform: @escaping (Output, P.Output, Q.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
+    where P.Failure == Failure, Q.Failure == Failure {
+        let combined = Publishers.Zip3(self, publisher1, publisher2)
+        return Publishers.Map(upstream: combined) { transform($0.0, $0.1, $0.2) }
+    }
+}
+
+extension Publishers {
+    /// A publisher created by applying the zip function to three upstream publishers.
+    ///
+    /// It waits until every upstream has emitted a value, then delivers the oldest unconsumed
+    /// value of each together as a tuple. Each request from the downstream is forwarded to every
+    /// upstream; unpaired values wait in order. Values are delivered one at a time on the thread
+    /// of the upstream that completed the tuple (or of the request that released it), never
+    /// overlapping. It finishes as soon as an upstream has finished with no unpaired value left,
+    /// cancelling the others, and fails with the first failure, cancelling the others.
+    /// `request(.none)` traps, as in Combine.
+    public struct Zip3<A, B, C>: Publisher
+    where A: Publisher, B: Publisher, C: Publisher, A.Failure == B.Failure, B.Failure == C.Failure {
+        /// The kind of values published by this publisher: one value of each upstream.
+        public typealias Output = (A.Output, B.Output, C.Output)
+
+        /// The kind of errors this publisher might publish.
+        public typealias Failure = A.Failure
+
+        /// The first upstream publisher.
+        public let a: A
+
+        /// The second upstream publisher.
+        public let b: B
+
+        /// The third upstream publisher.
+        public let c: C
+
+        /// Creates a publisher that applies the zip function to three upstream publishers.
+        /// - Parameters:
+        ///   - a: The first upstream publisher.
+        ///   - b: The second upstream publisher.
+        ///   - c: The third upstream publisher.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C) {
+            self.a = a
+            self.b = b
+            self.c = c
+        }
+
+        /// Attaches `subscriber`, then subscribes to the upstreams in order.
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let storage = ZipStorage(downstream: subscriber, upstreams: 3) { values in
+                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
+            }
+            storage.start()
+            storage.subscribe(a, at: 0)
+            storage.subscribe(b, at: 1)
+            storage.subscribe(c, at: 2)
+        }
+    }
+}
+
+extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+
+extension Publishers.Zip3: Sendable where A: Sendable, B: Sendable, C: Sendable {}

@@ -1,0 +1,86 @@
+@testable import TetherCore
+import TetherTesting
+import XCTest
+
+/// The combine-latest state machine on its own, without threads.
+final class CombineLatestMachineTests: TetherTestCase {
+    private func started(_ upstreams: Int, demand: Subscribers.Demand) -> CombineLatestMachine {
+        var machine = CombineLatestMachine(upstreams: upstreams)
+        if demand > 0 { _ = machine.request(demand) }
+        XCTAssertIdle(machine.delivered(.none).step)
+        for index in 0..<upstreams {
+            XCTAssertEqual(machine.attach(index, RecordingSubscription()), demand, "late subscribers get the total")
+        }
+        return machine
+    }
+
+    func testNothingUntilEveryUpstreamHasAValueThenTheLatestOfEach() {
+        var machine = started(3, demand: .unlimited)
+        XCTAssertIdle(machine.receive(0, 1))
+        XCTAssertIdle(machine.receive(1, 2))
+        XCTAssertIdle(machine.receive(0, 3))
+        guard case .deliver(let values) = machine.receive(2, 4) else { return XCTFail("expected a combination") }
+        XCTAssertEqual(values.map { $0 as? Int }, [3, 2, 4])
+    }
+
+    func testValuesWhileDrainingAreQueuedAsCombinations() {
+        var machine = started(2, demand: .unlimited)
+        _ = machine.receive(0, 1)
+        guard case .deliver = machine.receive(1, 1) else { return XCTFail("expected a combination") }
+        XCTAssertIdle(machine.receive(0, 2))
+        XCTAssertIdle(machine.receive(1, 3))
+        guard case .deliver(let first) = machine.delivered(.none).step,
+            case .deliver(let second) = machine.delivered(.none).step
+        else { return XCTFail("expected the queued combinations") }
+        XCTAssertEqual(first.map { $0 as? Int }, [2, 1])
+        XCTAssertEqual(second.map { $0 as? Int }, [2, 3])
+        XCTAssertIdle(machine.delivered(.none).step)
+    }
+
+    func testWithoutDemandTheLatestCombinationWaitsAndTheCompletionWaitsBehindIt() {
+        var machine = started(2, demand: .max(1))
+        _ = machine.receive(0, 1)
+        guard case .deliver = machine.receive(1, 1) else { return XCTFail("expected a combination") }
+        XCTAssertIdle(machine.delivered(.none).step)
+        XCTAssertIdle(machine.receive(0, 2))
+        XCTAssertIdle(machine.receive(0, 5))
+        XCTAssertIdle(machine.complete(0, .finished).step)
+        XCTAssertIdle(machine.complete(1, .finished).step)
+        let outcome = machine.request(.max(1))
+        XCTAssertTrue(outcome.request.isEmpty, "finished upstreams are not asked")
+        guard case .deliver(let values) = outcome.step else { return XCTFail("expected the held combination") }
+        XCTAssertEqual(values.map { $0 as? Int }, [5, 1])
+        guard case .complete(.finished) = machine.delivered(.none).step else { return XCTFail("expected the end") }
+    }
+
+    func testFailureCancelsTheOthersAndCompletesAtOnce() {
+        var machine = started(3, demand: .unlimited)
+        let outcome = machine.complete(1, .failure(TestError()))
+        XCTAssertEqual(outcome.cancel.count, 2)
+        guard case .complete(.failure) = outcome.step else { return XCTFail("expected the failure") }
+        XCTAssertIdle(machine.receive(0, 1))
+        XCTAssertTrue(machine.cancel().cancel.isEmpty)
+    }
+
+    func testDemandReturnedByTheDownstreamIsForwardedToLiveUpstreams() {
+        var machine = started(2, demand: .max(1))
+        _ = machine.receive(0, 1)
+        _ = machine.receive(1, 1)
+        let outcome = machine.delivered(.max(2))
+        XCTAssertEqual(outcome.request.count, 2)
+        XCTAssertEqual(outcome.demand, .max(2))
+        XCTAssertEqual(machine.forwarded, .max(3))
+    }
+
+    func testCancelWhileDrainingLeavesTheReleaseToTheDrainer() {
+        var machine = started(2, demand: .unlimited)
+        _ = machine.receive(0, 1)
+        _ = machine.receive(1, 1)
+        XCTAssertFalse(machine.cancel().release)
+        guard case .release = machine.delivered(.none).step else { return XCTFail("the drainer lets go") }
+    }
+
+    private func XCTAssertIdle(_ step: CombineLatestMachine.Step, file: StaticString = #filePath, line: UInt = #line) {
+        guard case .idle = step else { return XCTFail("expected .idle, got \(step)", file: file, line: line) }
+    }
+}

@@ -1,0 +1,141 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class CombineLatestTests: TetherTestCase {
+    typealias Upstream = RecordingPublisher<Int, TestError>
+
+    func testEmitsOnceEveryUpstreamHasProducedThenOnEachNewValue() {
+        let a = Upstream(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>()
+        a.combineLatest(b).subscribe(recorder)
+        a.send(1)
+        a.send(2)
+        b.send(10)
+        a.send(3)
+        b.send(20)
+        XCTAssertEqual(recorder.history, [".subscription", ".value((2, 10))", ".value((3, 10))", ".value((3, 20))"])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["CombineLatest"])
+        recorder.cancel()
+    }
+
+    func testForwardsEveryRequestToEveryUpstreamIncludingLateSubscribers() {
+        let a = Upstream(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>(demand: .max(2), demandPerValue: { _ in .max(1) })
+        a.combineLatest(b).subscribe(recorder)
+        XCTAssertEqual(a.subscription?.events, [.requested(.max(2))])
+        XCTAssertEqual(b.subscription?.events, [.requested(.max(2))])
+        a.send(1)
+        XCTAssertEqual(b.send(1), [.none])
+        XCTAssertEqual(a.subscription?.events, [.requested(.max(2)), .requested(.max(1))])
+        XCTAssertEqual(b.subscription?.events, [.requested(.max(2)), .requested(.max(1))])
+        recorder.request(.max(3))
+        XCTAssertEqual(a.subscription?.events, [.requested(.max(2)), .requested(.max(1)), .requested(.max(3))])
+        recorder.cancel()
+        XCTAssertEqual(b.subscription?.events.last, .cancelled)
+    }
+
+    func testWithoutDemandHoldsOnlyTheLatestCombinationUntilDemandArrives() {
+        let a = Upstream(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>(demand: .max(1))
+        a.combineLatest(b).subscribe(recorder)
+        a.send(1)
+        b.send(1)
+        a.send(2)
+        b.send(3)
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 1))"])
+        recorder.request(.max(5))
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 1))", ".value((2, 3))"])
+        a.send(4)
+        XCTAssertEqual(recorder.history.last, ".value((4, 3))")
+        recorder.cancel()
+    }
+
+    func testFinishesOnlyWhenEveryUpstreamHasFinished() {
+        let a = Upstream(), b = Upstream(), c = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int, Int), TestError>()
+        a.combineLatest(b, c).subscribe(recorder)
+        a.send(1)
+        a.send(completion: .finished)
+        b.send(2)
+        c.send(3)
+        b.send(completion: .finished)
+        c.send(4)
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 2, 3))", ".value((1, 2, 4))"])
+        c.send(completion: .finished)
+        XCTAssertEqual(recorder.history.last, ".completion(.finished)")
+        XCTAssertEqual(a.subscription?.events, [.requested(.unlimited)])
+    }
+
+    func testFailureCancelsTheOtherUpstreamsAndEndsTheStream() {
+        let a = Upstream(), b = Upstream(), c = Upstream(), d = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int, Int, Int), TestError>()
+        a.combineLatest(b, c, d).subscribe(recorder)
+        c.send(completion: .failure(TestError(id: 3)))
+        XCTAssertEqual(recorder.history, [".subscription", ".completion(.failure(TestError(3)))"])
+        for upstream in [a, b, d] {
+            XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited), .cancelled])
+        }
+        XCTAssertEqual(c.subscription?.events, [.requested(.unlimited)])
+        a.send(1)
+        XCTAssertEqual(recorder.history.count, 2)
+    }
+
+    func testTransformVersionsAreMapsOverCombineLatest() {
+        let two: Publishers.Map<Publishers.CombineLatest<Publishers.Sequence<[Int], Never>, Publishers.Sequence<[Int], Never>>, Int> =
+            [1].publisher.combineLatest([10, 20].publisher) { $0 + $1 }
+        XCTAssertEqual(values(two), [11, 21])
+        XCTAssertEqual(values([1].publisher.combineLatest([2].publisher, [3].publisher) { $0 + $1 + $2 }), [6])
+        XCTAssertEqual(
+            values([1].publisher.combineLatest([2].publisher, [3].publisher, [4].publisher) { $0 * $1 * $2 * $3 }), [24])
+        XCTAssertEqual(
+            Publishers.CombineLatest([1].publisher, [2].publisher), [1].publisher.combineLatest([2].publisher))
+    }
+
+    func testAsksUpstreamsForNothingUntilTheDownstreamAsks() {
+        let a = Upstream(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>(demand: .none)
+        a.combineLatest(b).subscribe(recorder)
+        XCTAssertEqual(a.subscription?.events, [])
+        recorder.cancel()
+        XCTAssertEqual(a.subscription?.events, [.cancelled])
+    }
+
+    func testReleasesEverythingAfterCompletionAndCancel() {
+        weak var weakRecorder: RecordingSubscriber<(Int, Int), TestError>?
+        weak var weakStorage: AnyObject?
+        let a = Upstream(), b = Upstream()
+        do {
+            let recorder = RecordingSubscriber<(Int, Int), TestError>()
+            weakRecorder = recorder
+            a.combineLatest(b).subscribe(recorder)
+            weakStorage = recorder.subscription as AnyObject
+            a.send(1)
+            b.send(2)
+            a.send(completion: .failure(TestError()))
+        }
+        XCTAssertNil(weakRecorder)
+        a.releaseSubscribers()
+        b.releaseSubscribers()
+        XCTAssertNil(weakStorage)
+
+        do {
+            let recorder = RecordingSubscriber<(Int, Int), TestError>()
+            weakRecorder = recorder
+            a.combineLatest(b).subscribe(recorder)
+            weakStorage = recorder.subscription as AnyObject
+            recorder.cancel()
+        }
+        XCTAssertNil(weakRecorder)
+        a.releaseSubscribers()
+        b.releaseSubscribers()
+        XCTAssertNil(weakStorage)
+    }
+
+    private func values<P: Publisher>(_ publisher: P) -> [P.Output] where P.Failure == Never {
+        let recorder = RecordingSubscriber<P.Output, Never>()
+        publisher.subscribe(recorder)
+        XCTAssertNotNil(recorder.completion)
+        return recorder.values
+    }
+}

@@ -1,0 +1,115 @@
+@testable import TetherCore
+import TetherTesting
+import XCTest
+
+/// The merge state machine on its own, without threads: every transition and the steps it asks for.
+final class MergeMachineTests: TetherTestCase {
+    private func started(_ upstreams: Int) -> (MergeMachine, [RecordingSubscription]) {
+        var machine = MergeMachine(upstreams: upstreams)
+        XCTAssertIdle(machine.delivered(.none))
+        let subscriptions = (0..<upstreams).map { _ in RecordingSubscription() }
+        for (index, subscription) in subscriptions.enumerated() {
+            XCTAssertEqual(machine.attach(index, subscription), .max(1))
+        }
+        return (machine, subscriptions)
+    }
+
+    func testStartsDrainingWhileTheSubscriptionIsHandedOver() {
+        var machine = MergeMachine(upstreams: 2)
+        XCTAssertTrue(machine.draining)
+        let (unlimit, step) = machine.request(.max(2))
+        XCTAssertTrue(unlimit.isEmpty)
+        XCTAssertIdle(step)
+        XCTAssertIdle(machine.delivered(.none))
+        XCTAssertFalse(machine.draining)
+        XCTAssertEqual(machine.demand, .max(2))
+    }
+
+    func testValueWithDemandIsDeliveredDirectlyAndOthersQueueBehindTheDrainer() {
+        var (machine, _) = started(2)
+        _ = machine.request(.max(2))
+        XCTAssertEqual(machine.receive(0, 1), .deliverNow(refill: true))
+        XCTAssertEqual(machine.receive(1, 2), .queued, "the drainer is busy")
+        guard case .deliver(let value, let refill) = machine.delivered(.none) else { return XCTFail("expected a delivery") }
+        XCTAssertEqual(value as? Int, 2)
+        XCTAssertNotNil(refill)
+        XCTAssertIdle(machine.delivered(.none))
+        XCTAssertEqual(machine.demand, .none)
+        XCTAssertEqual(machine.receive(0, 3), .queued, "no demand")
+        let (_, step) = machine.request(.max(1))
+        guard case .deliver(let next, _) = step else { return XCTFail("expected a delivery") }
+        XCTAssertEqual(next as? Int, 3)
+    }
+
+    func testUnlimitedDemandIsForwardedOnceAndStopsRefills() {
+        var (machine, subscriptions) = started(3)
+        let (unlimit, _) = machine.request(.unlimited)
+        XCTAssertEqual(unlimit.count, 3)
+        XCTAssertTrue(unlimit[0] as AnyObject === subscriptions[0])
+        XCTAssertTrue(machine.request(.max(1)).unlimit.isEmpty)
+        XCTAssertEqual(machine.receive(2, 1), .deliverNow(refill: false))
+    }
+
+    func testAttachAfterTheEndOrTwiceIsRefused() {
+        var machine = MergeMachine(upstreams: 2)
+        XCTAssertEqual(machine.attach(0, RecordingSubscription()), .max(1))
+        XCTAssertNil(machine.attach(0, RecordingSubscription()))
+        _ = machine.cancel()
+        XCTAssertNil(machine.attach(1, RecordingSubscription()))
+    }
+
+    func testFinishWaitsForEveryUpstreamAndForTheQueue() {
+        var (machine, _) = started(2)
+        XCTAssertEqual(machine.receive(0, 1), .queued)
+        XCTAssertIdle(machine.complete(0, .finished).step)
+        XCTAssertEqual(machine.receive(0, 9), .dropped, "a finished upstream is ignored")
+        XCTAssertIdle(machine.complete(1, .finished).step)
+        let (_, step) = machine.request(.max(1))
+        guard case .deliver = step else { return XCTFail("expected the queued value") }
+        guard case .complete(.finished) = machine.delivered(.none) else { return XCTFail("expected the completion") }
+    }
+
+    func testFinishWithNothingQueuedMakesTheCallerTheDrainer() {
+        var (machine, _) = started(2)
+        _ = machine.complete(1, .finished)
+        let (cancel, step) = machine.complete(0, .finished)
+        XCTAssertTrue(cancel.isEmpty)
+        guard case .complete(.finished) = step else { return XCTFail("expected the completion") }
+        XCTAssertTrue(machine.draining)
+        XCTAssertTrue(machine.cancel().cancel.isEmpty, "cancel after the end does nothing")
+    }
+
+    func testFailureWhileDrainingIsHandedToTheDrainerAndCancelsTheOthers() {
+        var (machine, subscriptions) = started(3)
+        _ = machine.request(.max(5))
+        XCTAssertEqual(machine.receive(0, 1), .deliverNow(refill: true))
+        XCTAssertEqual(machine.receive(1, 2), .queued)
+        let (cancel, step) = machine.complete(2, .failure(TestError()))
+        XCTAssertIdle(step)
+        XCTAssertEqual(cancel.map { ObjectIdentifier($0 as AnyObject) },
+                       [ObjectIdentifier(subscriptions[0]), ObjectIdentifier(subscriptions[1])])
+        guard case .complete(.failure) = machine.delivered(.none) else { return XCTFail("the queued value is dropped") }
+    }
+
+    func testCancelWhileDrainingLeavesTheReleaseToTheDrainer() {
+        var (machine, _) = started(2)
+        _ = machine.request(.max(1))
+        XCTAssertEqual(machine.receive(0, 1), .deliverNow(refill: true))
+        let (cancel, release) = machine.cancel()
+        XCTAssertEqual(cancel.count, 2)
+        XCTAssertFalse(release)
+        guard case .release = machine.delivered(.max(3)) else { return XCTFail("the drainer lets go") }
+        XCTAssertEqual(machine.receive(1, 2), .dropped)
+        XCTAssertIdle(machine.request(.max(1)).step)
+    }
+
+    func testCancelWhileIdleReleasesAtOnce() {
+        var (machine, _) = started(2)
+        XCTAssertTrue(machine.cancel().release)
+        XCTAssertFalse(machine.cancel().release, "only once")
+    }
+
+    private func XCTAssertIdle(_ step: MergeMachine.Step, file: StaticString = #filePath, line: UInt = #line) {
+        guard case .idle = step else { return XCTFail("expected .idle, got \(step)", file: file, line: line) }
+    }
+}

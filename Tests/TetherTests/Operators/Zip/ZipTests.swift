@@ -1,0 +1,140 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class ZipTests: TetherTestCase {
+    typealias Upstream = RecordingPublisher<Int, TestError>
+
+    func testPairsValuesInOrder() {
+        let a = Upstream(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>()
+        a.zip(b).subscribe(recorder)
+        a.send(1)
+        a.send(2)
+        a.send(3)
+        b.send(10)
+        b.send(20)
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 10))", ".value((2, 20))"])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["Zip"])
+        recorder.cancel()
+        XCTAssertEqual(a.subscription?.events, [.requested(.unlimited), .cancelled])
+    }
+
+    func testForwardsTheDownstreamDemandToEachUpstreamAndHonoursIt() {
+        let a = Upstream(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>(demand: .max(1))
+        a.zip(b).subscribe(recorder)
+        XCTAssertEqual(a.subscription?.events, [.requested(.max(1))])
+        XCTAssertEqual(b.subscription?.events, [.requested(.max(1))])
+        a.send(1)
+        b.send(1)
+        a.send(2)
+        b.send(2)
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 1))"])
+        recorder.request(.max(2))
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 1))", ".value((2, 2))"])
+        XCTAssertEqual(b.subscription?.events, [.requested(.max(1)), .requested(.max(2))])
+        recorder.cancel()
+    }
+
+    func testDemandReturnedFromReceiveIsForwardedToEveryUpstream() {
+        let a = Upstream(), b = Upstream(), c = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int, Int), TestError>(demand: .max(1), demandPerValue: { _ in .max(1) })
+        a.zip(b, c).subscribe(recorder)
+        a.send(1)
+        b.send(2)
+        c.send(3)
+        for upstream in [a, b, c] {
+            XCTAssertEqual(upstream.subscription?.events, [.requested(.max(1)), .requested(.max(1))])
+        }
+        recorder.cancel()
+    }
+
+    func testFinishesAsSoonAsAFinishedUpstreamHasNothingLeftToPair() {
+        let a = Upstream(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>()
+        a.zip(b).subscribe(recorder)
+        a.send(1)
+        a.send(2)
+        a.send(completion: .finished)
+        XCTAssertEqual(recorder.history, [".subscription"], "a's values can still be paired")
+        b.send(10)
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 10))"])
+        b.send(20)
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 10))", ".value((2, 20))", ".completion(.finished)"])
+        XCTAssertEqual(a.subscription?.events, [.requested(.unlimited)])
+        XCTAssertEqual(b.subscription?.events, [.requested(.unlimited), .cancelled])
+    }
+
+    func testFinishWithAnEmptyQueueFinishesAtOnceAndCancelsTheOthers() {
+        let a = Upstream(), b = Upstream(), c = Upstream(), d = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int, Int, Int), TestError>()
+        a.zip(b, c, d).subscribe(recorder)
+        a.send(1)
+        c.send(completion: .finished)
+        XCTAssertEqual(recorder.history, [".subscription", ".completion(.finished)"])
+        for upstream in [a, b, d] {
+            XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited), .cancelled])
+        }
+        XCTAssertEqual(c.subscription?.events, [.requested(.unlimited)])
+    }
+
+    func testFailureCancelsTheOtherUpstreams() {
+        let a = Upstream(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>()
+        a.zip(b).subscribe(recorder)
+        a.send(1)
+        b.send(completion: .failure(TestError(id: 4)))
+        XCTAssertEqual(recorder.history, [".subscription", ".completion(.failure(TestError(4)))"])
+        XCTAssertEqual(a.subscription?.events, [.requested(.unlimited), .cancelled])
+        b.send(1)
+        XCTAssertEqual(recorder.history.count, 2)
+    }
+
+    func testTransformVersionsAreMapsOverZip() {
+        let two: Publishers.Map<Publishers.Zip<Publishers.Sequence<[Int], Never>, Publishers.Sequence<[Int], Never>>, Int> =
+            [1, 2, 3].publisher.zip([10, 20].publisher) { $0 + $1 }
+        XCTAssertEqual(values(two), [11, 22])
+        XCTAssertEqual(values([1, 2].publisher.zip([2, 3].publisher, [3, 4].publisher) { $0 + $1 + $2 }), [6, 9])
+        XCTAssertEqual(values([1].publisher.zip([2].publisher, [3].publisher, [4].publisher) { $0 * $1 * $2 * $3 }), [24])
+        XCTAssertEqual(Publishers.Zip([1].publisher, [2].publisher), [1].publisher.zip([2].publisher))
+        XCTAssertEqual(Publishers.Zip4([1].publisher, [2].publisher, [3].publisher, [4].publisher).d, [4].publisher)
+    }
+
+    func testReleasesEverythingAfterCompletionAndCancel() {
+        weak var weakRecorder: RecordingSubscriber<(Int, Int), TestError>?
+        weak var weakStorage: AnyObject?
+        let a = Upstream(), b = Upstream()
+        do {
+            let recorder = RecordingSubscriber<(Int, Int), TestError>()
+            weakRecorder = recorder
+            a.zip(b).subscribe(recorder)
+            weakStorage = recorder.subscription as AnyObject
+            a.send(completion: .finished)
+        }
+        XCTAssertNil(weakRecorder)
+        a.releaseSubscribers()
+        b.releaseSubscribers()
+        XCTAssertNil(weakStorage)
+
+        do {
+            let recorder = RecordingSubscriber<(Int, Int), TestError>()
+            weakRecorder = recorder
+            a.zip(b).subscribe(recorder)
+            weakStorage = recorder.subscription as AnyObject
+            a.send(1)
+            recorder.cancel()
+        }
+        XCTAssertNil(weakRecorder)
+        a.releaseSubscribers()
+        b.releaseSubscribers()
+        XCTAssertNil(weakStorage)
+    }
+
+    private func values<P: Publisher>(_ publisher: P) -> [P.Output] where P.Failure == Never {
+        let recorder = RecordingSubscriber<P.Output, Never>()
+        publisher.subscribe(recorder)
+        XCTAssertNotNil(recorder.completion)
+        return recorder.values
+    }
+}
