@@ -346,6 +346,41 @@ final class ConformanceTableTests: TetherTestCase {
             },
             .cold("Publishers.Zip4", elements: 5, options: .tether()) {
                 (0..<6).publisher.zip((0..<5).publisher, (0..<7).publisher, (0..<8).publisher)
+            // Flattening and error handling (ops-flatten): FlatMap, SwitchToLatest, Catch,
+            // TryCatch, Retry, AssertNoFailure, SetFailureType.
+            .cold("Publishers.FlatMap", elements: 6, options: .tether()) {
+                (0..<3).publisher.flatMap(maxPublishers: .max(1)) { [$0 * 2, $0 * 2 + 1].publisher }
+            },
+            .cold("Publishers.FlatMap", "unlimited", elements: 6, options: .tether()) {
+                (0..<3).publisher.flatMap { [$0, $0 + 10].publisher }
+            },
+            .driven("Publishers.FlatMap", "subject", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.flatMap { Just($0) } }
+            },
+            // One inner: with several from a synchronous upstream, how many values survive the
+            // switch depends on when the first request arrives, as in Combine.
+            .cold("Publishers.SwitchToLatest", elements: 5, options: .tether()) {
+                Just((0..<5).publisher).switchToLatest()
+            },
+            .cold("Publishers.Catch", elements: 5, options: .tether()) {
+                Record<Int, TestError>(output: [0, 1], completion: .failure(TestError())).catch { _ in (2..<5).publisher }
+            },
+            .cold("Publishers.TryCatch", elements: 5, options: .tether()) {
+                Record<Int, TestError>(output: [0, 1], completion: .failure(TestError())).tryCatch { _ in (2..<5).publisher }
+            },
+            .cold("Publishers.Retry", elements: 5, options: .tether()) {
+                let attempts = AtomicCounter()
+                return Deferred {
+                    attempts.increment() == 1
+                        ? Record<Int, TestError>(output: [0, 1], completion: .failure(TestError()))
+                        : Record<Int, TestError>(output: [2, 3, 4], completion: .finished)
+                }.retry(1)
+            },
+            .cold("Publishers.AssertNoFailure", elements: 5, options: .tether()) {
+                (0..<5).publisher.setFailureType(to: TestError.self).assertNoFailure()
+            },
+            .cold("Publishers.SetFailureType", elements: 5, options: .tether()) {
+                (0..<5).publisher.setFailureType(to: TestError.self)
             },
         ]
     }

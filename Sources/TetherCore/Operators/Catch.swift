@@ -1,0 +1,144 @@
+extension Publishers {
+    /// A publisher that handles errors from an upstream publisher by replacing the failed
+    /// publisher with another publisher.
+    ///
+    /// Until the upstream fails, requests, values and its `.finished` pass through. When it
+    /// fails, the handler runs on the failing thread, its publisher is subscribed and asked for
+    /// the downstream demand the upstream left unmet; from then on requests go to it, and its
+    /// values and completion are the downstream's. The downstream keeps one subscription
+    /// throughout; cancelling it cancels whichever publisher is current. Requesting `.none`
+    /// traps.
+    public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the replacement publisher's.
+        public typealias Failure = NewPublisher.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+
+        /// A closure that accepts the upstream failure as input and returns a publisher to
+        /// replace the upstream publisher.
+        public let handler: (Upstream.Failure) -> NewPublisher
+
+        /// Creates a publisher that handles errors from an upstream publisher by replacing the
+        /// failed publisher with another publisher.
+        /// - Parameters:
+        ///   - upstream: The publisher that this publisher receives elements from.
+        ///   - handler: A closure that accepts the upstream failure as input and returns a
+        ///     publisher to replace the upstream publisher.
+        @inlinable
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
+            self.upstream = upstream
+            self.handler = handler
+        }
+
+        /// Attaches `subscriber`; signals arrive on the threads of the current publisher.
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S)
+        where S.Input == Upstream.Output, S.Failure == NewPublisher.Failure {
+            let relay = Relay<S>(name: "Catch", downstream: subscriber, recovery: handler)
+            upstream.subscribe(Head(relay: relay))
+        }
+    }
+}
+
+extension Publishers.Catch {
+    @usableFromInline
+    internal typealias Relay<Downstream: Subscriber> = FailoverRelay<
+        Downstream, (Upstream.Failure) -> NewPublisher
+    > where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure
+
+    /// The subscriber attached to the upstream.
+    @usableFromInline
+    internal struct Head<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure {
+        @usableFromInline let relay: Relay<Downstream>
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(relay: Relay<Downstream>) {
+            self.relay = relay
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            relay.attach(subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            relay.relay(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            switch completion {
+            case .finished:
+                relay.finish(.finished)
+            case .failure(let error):
+                guard let handler = relay.recovery() else { return }
+                let replacement = handler(error)
+                guard relay.beginSwitch() else { return }
+                replacement.subscribe(Tail(relay: relay))
+            }
+        }
+
+        @usableFromInline var description: String { "Catch" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+
+    /// The subscriber attached to the replacement publisher.
+    @usableFromInline
+    internal struct Tail<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure {
+        @usableFromInline let relay: Relay<Downstream>
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(relay: Relay<Downstream>) {
+            self.relay = relay
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            relay.attach(subscription)
+        }
+
+        @inlinable
+        func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
+            relay.relay(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
+            relay.finish(completion)
+        }
+
+        @usableFromInline var description: String { "Catch" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}
+
+extension Publisher {
+    /// Handles errors from an upstream publisher by replacing it with another publisher.
+    ///
+    /// The replacement is subscribed on the thread the failure arrives on and is asked for the
+    /// downstream demand the upstream left unmet; see ``Publishers/Catch``.
+    /// - Parameter handler: A closure that accepts the upstream failure as input and returns a
+    ///   publisher to replace the upstream publisher.
+    /// - Returns: A publisher that handles errors from an upstream publisher by replacing the
+    ///   failed publisher with another publisher.
+    @inlinable
+    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+    where Output == P.Output {
+        Publishers.Catch(upstream: self, handler: handler)
+    }
+}

@@ -1,0 +1,287 @@
+/// The subscription behind ``Publishers/Catch``, ``Publishers/TryCatch`` and
+/// ``Publishers/Retry``: one downstream subscription over a succession of sources.
+///
+/// The first source is the upstream. When a source fails, the operator asks the relay for its
+/// `Recovery` (the handler, or the upstream to subscribe again) and attaches the next source;
+/// the relay hands that source the downstream demand the failed one left unmet, and forwards
+/// later requests to it. The downstream sees one subscription, one stream of values and one
+/// completion.
+///
+/// Demand is accounted without a lock on the per-value path: each source's `outstanding`
+/// demand (what it was asked for) lives under the lock, while the values it delivered and the
+/// demand the downstream returned for them are counted on the serial signal path, and folded in
+/// only when the source fails. The downstream and the recovery are released through a
+/// ``DeliveryGate`` as soon as the stream ends, on whichever side ends it.
+@usableFromInline
+internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+    /// What the serial path needs; `nil` once released.
+    @usableFromInline
+    internal struct Owned {
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let recovery: Recovery
+
+        @inlinable
+        init(downstream: Downstream, recovery: Recovery) {
+            self.downstream = downstream
+            self.recovery = recovery
+        }
+    }
+
+    @usableFromInline
+    internal enum Link {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// A source failed and the next one has not handed over its subscription yet.
+        case switching
+        case terminal
+    }
+
+    @usableFromInline
+    internal struct State {
+        @usableFromInline var link = Link.awaitingSubscription
+        /// The demand the current source was asked for, in all.
+        @usableFromInline var outstanding = Subscribers.Demand.none
+        /// Resubscriptions left for `retry`; `nil` for unlimited.
+        @usableFromInline var retriesLeft: Int?
+        /// A `retry` resubscription is under way on some thread.
+        @usableFromInline var resubscribing = false
+        /// The source it subscribed failed during the subscribe call: go round again.
+        @usableFromInline var retryPending = false
+
+        @inlinable
+        init(retriesLeft: Int?) {
+            self.retriesLeft = retriesLeft
+        }
+    }
+
+    @usableFromInline
+    internal enum RetryDecision {
+        case now, deferred, exhausted, stale
+    }
+
+    @usableFromInline
+    internal let state: Locked<State>
+
+    @usableFromInline
+    internal let gate = DeliveryGate()
+
+    /// Read and written only on the serial path, or by the side the gate names.
+    @usableFromInline
+    internal var owned: Owned?
+
+    /// The current source's delivered values; serial path only.
+    @usableFromInline
+    internal var delivered = 0
+
+    /// The demand the downstream returned for them; serial path only.
+    @usableFromInline
+    internal var returned = Subscribers.Demand.none
+
+    @usableFromInline
+    internal let name: StaticString
+
+    @inlinable
+    internal init(name: StaticString, downstream: Downstream, recovery: Recovery, retries: Int? = nil) {
+        self.name = name
+        owned = Owned(downstream: downstream, recovery: recovery)
+        state = Locked(State(retriesLeft: retries))
+        SubscriptionLedger.enter(self)
+    }
+
+    deinit {
+        SubscriptionLedger.leave(self)
+    }
+
+    // MARK: Serial path
+
+    /// A source's subscription: the first goes downstream; later ones get the unmet demand.
+    @inlinable
+    internal func attach(_ subscription: any Subscription) {
+        let (accepted, first, initial) = state.withLock { state -> (Bool, Bool, Subscribers.Demand) in
+            switch state.link {
+            case .awaitingSubscription:
+                state.link = .subscribed(subscription)
+                return (true, true, .none)
+            case .switching:
+                state.link = .subscribed(subscription)
+                return (true, false, state.outstanding)
+            case .subscribed, .terminal:
+                return (false, false, .none)
+            }
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        if first {
+            // Nobody can have stopped the stream yet: the downstream has not seen the relay.
+            gate.open()
+            if let downstream = owned?.downstream {
+                downstream.receive(subscription: self)
+            }
+            if gate.leave() {
+                owned = nil
+            }
+        } else if initial > 0 {
+            subscription.request(initial)
+        }
+    }
+
+    @inlinable
+    internal func relay(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard gate.enter(name), let owned else { return .none }
+        let more = owned.downstream.receive(input)
+        delivered += 1
+        returned += more
+        if gate.leave() {
+            self.owned = nil
+            return .none
+        }
+        return more
+    }
+
+    /// Ends the stream with `completion`, unless the downstream cancelled first.
+    @inlinable
+    internal func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        let previous = state.withLock { state -> Link in
+            defer { state.link = .terminal }
+            return state.link
+        }
+        switch previous {
+        case .awaitingSubscription:
+            preconditionFailure(
+                "A publisher must send the subscription before its completion: \(name) received the completion first")
+        case .terminal:
+            return
+        case .subscribed, .switching:
+            gate.stopFromSerialPath()
+            let released = owned
+            owned = nil
+            released?.downstream.receive(completion: completion)
+        }
+    }
+
+    /// A source failed: the recovery to use, or `nil` when the downstream has cancelled.
+    @inlinable
+    internal func recovery() -> Recovery? {
+        guard gate.enter(name), let owned else { return nil }
+        let recovery = owned.recovery
+        if gate.leave() {
+            self.owned = nil
+            return nil
+        }
+        return recovery
+    }
+
+    /// Folds the failed source's unmet demand over to the next one; `false` when the stream is
+    /// over and nothing must be subscribed.
+    @inlinable
+    internal func beginSwitch() -> Bool {
+        let (used, extra) = takeCounts()
+        return state.withLock { state -> Bool in
+            guard case .subscribed = state.link else { return false }
+            state.link = .switching
+            state.outstanding = state.outstanding + extra - used
+            return true
+        }
+    }
+
+    /// `retry`: resubscribes through `resubscribe` unless the attempts are used up. A source
+    /// that fails inside the subscribe call is resubscribed by the same loop, not recursively.
+    /// - Returns: `false` when no attempt is left and the caller must fail the downstream.
+    @inlinable
+    internal func retry(_ resubscribe: () -> Void) -> Bool {
+        let (used, extra) = takeCounts()
+        let decision = state.withLock { state -> RetryDecision in
+            guard case .subscribed = state.link else { return .stale }
+            if let left = state.retriesLeft {
+                guard left > 0 else { return .exhausted }
+                state.retriesLeft = left - 1
+            }
+            state.link = .switching
+            state.outstanding = state.outstanding + extra - used
+            if state.resubscribing {
+                state.retryPending = true
+                return .deferred
+            }
+            state.resubscribing = true
+            return .now
+        }
+        switch decision {
+        case .exhausted:
+            return false
+        case .stale, .deferred:
+            return true
+        case .now:
+            repeat {
+                resubscribe()
+            } while state.withLock({ state -> Bool in
+                if state.retryPending {
+                    state.retryPending = false
+                    return true
+                }
+                state.resubscribing = false
+                return false
+            })
+            return true
+        }
+    }
+
+    @inlinable
+    internal func takeCounts() -> (Int, Subscribers.Demand) {
+        defer {
+            delivered = 0
+            returned = .none
+        }
+        return (delivered, returned)
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
+        let source = state.withLock { state -> (any Subscription)? in
+            switch state.link {
+            case .subscribed(let source):
+                state.outstanding += demand
+                return source
+            case .switching:
+                state.outstanding += demand
+                return nil
+            case .awaitingSubscription, .terminal:
+                return nil
+            }
+        }
+        source?.request(demand)
+    }
+
+    @inlinable
+    internal func cancel() {
+        let previous = state.withLock { state -> Link in
+            defer { state.link = .terminal }
+            return state.link
+        }
+        switch previous {
+        case .awaitingSubscription, .terminal:
+            return
+        case .subscribed(let source):
+            if gate.stopFromOutside() { owned = nil }
+            source.cancel()
+        case .switching:
+            if gate.stopFromOutside() { owned = nil }
+        }
+    }
+
+    @usableFromInline
+    internal var description: String { "\(name)" }
+
+    /// No children: the downstream belongs to the serial path and cannot be read from here.
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

@@ -1,0 +1,367 @@
+/// How a ``FlattenState`` flattens: as `flatMap` does, or as `switchToLatest` does.
+@usableFromInline
+internal enum FlattenPolicy: Sendable, Equatable {
+    /// `flatMap`: up to `maxPublishers` inner publishers at once (the upstream is asked for that
+    /// many, then for one more each time an inner finishes). Each inner is asked for one value
+    /// at a time, so at most one value per inner ever waits for downstream demand.
+    case merge(maxPublishers: Subscribers.Demand)
+    /// `switchToLatest`: the upstream is asked for everything; a new inner replaces (cancels)
+    /// the previous one and is asked for the downstream demand still outstanding.
+    case switchToLatest
+}
+
+/// The state machine behind ``Publishers/FlatMap`` and ``Publishers/SwitchToLatest``.
+///
+/// Every method runs under the storage's lock and calls nothing: it returns ``Effects`` that the
+/// storage performs after unlocking. Values from several inner publishers reach the downstream
+/// one at a time through a drain token (``delivering``): whoever finds it free and has demand
+/// takes it and delivers; values arriving meanwhile, from any thread, queue in ``buffer``, and
+/// the holder delivers them before giving the token back. The downstream's completion is
+/// delivered by the holder too, so it never overlaps a value.
+@usableFromInline
+internal struct FlattenState<Value, Failure: Error> {
+    /// The upstream (the publisher of publishers) as the machine sees it.
+    @usableFromInline
+    internal enum Link {
+        case awaitingSubscription
+        case live(any Subscription)
+        /// Finished normally; the inners may still be running.
+        case finished
+        /// Failed, cancelled, or the whole stream is over.
+        case terminal
+    }
+
+    /// One inner publisher.
+    @usableFromInline
+    internal struct Slot {
+        /// `nil` until the inner hands over its subscription.
+        @usableFromInline var subscription: (any Subscription)?
+        /// The inner was asked for `.unlimited`: it needs no further requests.
+        @usableFromInline var unlimited = false
+
+        @inlinable
+        init() {}
+    }
+
+    /// What the storage does with the downstream after unlocking.
+    @usableFromInline
+    internal enum Drain {
+        /// Nothing; the token, if it was held, is free again.
+        case idle
+        /// Deliver this value; then report the returned demand with ``delivered(_:)``.
+        case deliver(Value)
+        /// Deliver this completion, then let go of the downstream.
+        case complete(Subscribers.Completion<Failure>)
+        /// Let go of the downstream without telling it anything (it cancelled).
+        case release
+    }
+
+    /// Calls to make outside the lock, in order: cancels, the request, then the drain.
+    @usableFromInline
+    internal struct Effects {
+        @usableFromInline var cancels: [any Subscription] = []
+        @usableFromInline var request: (subscription: any Subscription, demand: Subscribers.Demand)?
+        @usableFromInline var drain: Drain = .idle
+
+        @inlinable
+        init() {}
+    }
+
+    /// What to do with a value from an inner publisher.
+    @usableFromInline
+    internal enum InnerValue {
+        /// Stale (a replaced inner, or the stream is over): ignore it.
+        case drop
+        /// Queued for the token holder; the inner is asked for more once it is delivered.
+        case buffered
+        /// The caller now holds the token: deliver the value, report with ``delivered(_:)``,
+        /// then return `ask` to the inner.
+        case deliver(ask: Subscribers.Demand)
+    }
+
+    @usableFromInline let policy: FlattenPolicy
+    @usableFromInline var upstream = Link.awaitingSubscription
+    @usableFromInline var inners: [Int: Slot] = [:]
+    @usableFromInline var nextIndex = 0
+    /// Downstream demand not yet used by a delivered value.
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// Values that arrived while the token was held or without demand, in arrival order.
+    @usableFromInline var buffer: [(index: Int, value: Value)] = []
+    /// The drain token: someone is calling the downstream (at first: handing the subscription).
+    @usableFromInline var delivering = true
+    /// A completion decided while the token was held, for the holder to deliver.
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    /// The stream is over (completed or cancelled): nothing more goes downstream.
+    @usableFromInline var terminated = false
+
+    @inlinable
+    init(policy: FlattenPolicy) {
+        self.policy = policy
+    }
+
+    /// The number of inner publishers subscribed or being subscribed.
+    @inlinable
+    var activeInners: Int { inners.count }
+
+    // MARK: Upstream
+
+    /// The upstream's subscription arrived: `false` if it is a second one, to be cancelled.
+    @inlinable
+    mutating func subscribed(_ subscription: any Subscription) -> Bool {
+        guard case .awaitingSubscription = upstream else { return false }
+        upstream = .live(subscription)
+        return true
+    }
+
+    /// The downstream has its subscription (the call returned): ask the upstream for its
+    /// first publishers, and deliver whatever became due meanwhile.
+    @inlinable
+    mutating func started() -> Effects {
+        var effects = delivered(.none)
+        if case .live(let subscription) = upstream {
+            switch policy {
+            case .merge(let maxPublishers):
+                if maxPublishers > 0 { effects.request = (subscription, maxPublishers) }
+            case .switchToLatest:
+                effects.request = (subscription, .unlimited)
+            }
+        }
+        return effects
+    }
+
+    /// The upstream sent a publisher: the index to subscribe it under, or `nil` to drop it;
+    /// `switchToLatest` also returns the previous inner to cancel.
+    @inlinable
+    mutating func reserve() -> (index: Int?, cancels: [any Subscription]) {
+        guard !terminated, case .live = upstream else { return (nil, []) }
+        var cancels: [any Subscription] = []
+        if case .switchToLatest = policy {
+            cancels = inners.values.compactMap(\.subscription)
+            inners.removeAll()
+            buffer.removeAll()
+        }
+        let index = nextIndex
+        nextIndex += 1
+        inners[index] = Slot()
+        return (index, cancels)
+    }
+
+    /// The upstream finished: the stream finishes once every inner has, and the buffer is empty.
+    @inlinable
+    mutating func upstreamFinished() -> Effects {
+        switch upstream {
+        case .awaitingSubscription:
+            preconditionFailure("A publisher must send the subscription before its completion: the upstream completed first")
+        case .finished, .terminal:
+            return Effects()
+        case .live:
+            upstream = .finished
+            return finishIfDrained()
+        }
+    }
+
+    /// The upstream failed: cancel every inner and fail.
+    @inlinable
+    mutating func upstreamFailed(_ error: Failure) -> Effects {
+        switch upstream {
+        case .awaitingSubscription:
+            preconditionFailure("A publisher must send the subscription before its completion: the upstream completed first")
+        case .finished, .terminal:
+            return Effects()
+        case .live:
+            upstream = .terminal
+            return fail(error)
+        }
+    }
+
+    // MARK: Inners
+
+    /// An inner publisher's subscription arrived: what to request from it (`.none`: nothing),
+    /// or `nil` when the inner is stale and must be cancelled.
+    @inlinable
+    mutating func innerSubscribed(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
+        guard !terminated, var slot = inners[index], slot.subscription == nil else { return nil }
+        slot.subscription = subscription
+        let ask: Subscribers.Demand
+        switch policy {
+        case .merge:
+            slot.unlimited = demand == .unlimited
+            ask = slot.unlimited ? .unlimited : .max(1)
+        case .switchToLatest:
+            ask = demand
+        }
+        inners[index] = slot
+        return ask
+    }
+
+    /// A value from an inner publisher.
+    @inlinable
+    mutating func innerValue(_ index: Int, _ value: Value) -> InnerValue {
+        guard !terminated, let slot = inners[index] else { return .drop }
+        guard !delivering, buffer.isEmpty, demand > 0 else {
+            buffer.append((index, value))
+            return .buffered
+        }
+        demand -= 1
+        delivering = true
+        return .deliver(ask: reask(index, slot))
+    }
+
+    /// An inner publisher finished: in `flatMap`, ask the upstream for a replacement.
+    @inlinable
+    mutating func innerFinished(_ index: Int) -> Effects {
+        guard !terminated, inners.removeValue(forKey: index) != nil else { return Effects() }
+        var effects = Effects()
+        if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited,
+            case .live(let subscription) = upstream
+        {
+            effects.request = (subscription, .max(1))
+        }
+        let finish = finishIfDrained()
+        effects.cancels = finish.cancels
+        effects.drain = finish.drain
+        return effects
+    }
+
+    /// An inner publisher failed: cancel the upstream and every other inner, and fail.
+    @inlinable
+    mutating func innerFailed(_ index: Int, _ error: Failure) -> Effects {
+        guard !terminated, inners.removeValue(forKey: index) != nil else { return Effects() }
+        return fail(error)
+    }
+
+    // MARK: Downstream
+
+    /// The downstream asked for more.
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand) -> Effects {
+        var effects = Effects()
+        guard !terminated else { return effects }
+        demand += more
+        if case .switchToLatest = policy, let current = currentInner {
+            effects.request = (current, more)
+        }
+        if !delivering, demand > 0, let (value, request) = popBuffered() {
+            delivering = true
+            if let request { effects.request = request }
+            effects.drain = .deliver(value)
+        }
+        return effects
+    }
+
+    /// The token holder's call into the downstream returned `more`: what it does next.
+    @inlinable
+    mutating func delivered(_ more: Subscribers.Demand) -> Effects {
+        var effects = Effects()
+        if let completion {
+            self.completion = nil
+            effects.drain = .complete(completion)
+            return effects
+        }
+        if terminated {
+            delivering = false
+            effects.drain = .release
+            return effects
+        }
+        demand += more
+        if case .switchToLatest = policy, more > 0, let current = currentInner {
+            effects.request = (current, more)
+        }
+        if demand > 0, let (value, request) = popBuffered() {
+            if let request { effects.request = request }
+            effects.drain = .deliver(value)
+            return effects
+        }
+        delivering = false
+        let finish = finishIfDrained()
+        effects.cancels = finish.cancels
+        effects.drain = finish.drain
+        return effects
+    }
+
+    /// The downstream cancelled: cancel the upstream and every inner, and let go of it.
+    @inlinable
+    mutating func cancel() -> Effects {
+        var effects = Effects()
+        guard !terminated else { return effects }
+        terminated = true
+        effects.cancels = takeSubscriptions()
+        buffer.removeAll()
+        if !delivering {
+            delivering = true
+            effects.drain = .release
+        }
+        return effects
+    }
+
+    // MARK: Helpers
+
+    /// The subscription of the one inner `switchToLatest` keeps, once it has one.
+    @inlinable
+    var currentInner: (any Subscription)? {
+        inners.count == 1 ? inners.first?.value.subscription : nil
+    }
+
+    /// What to ask of an inner whose value is being delivered, so that it sends the next.
+    @inlinable
+    mutating func reask(_ index: Int, _ slot: Slot) -> Subscribers.Demand {
+        guard case .merge = policy, !slot.unlimited else { return .none }
+        if demand == .unlimited {
+            inners[index]?.unlimited = true
+            return .unlimited
+        }
+        return .max(1)
+    }
+
+    /// Takes the oldest buffered value, using one demand, with the request that replaces it.
+    @inlinable
+    mutating func popBuffered() -> (Value, (subscription: any Subscription, demand: Subscribers.Demand)?)? {
+        guard !buffer.isEmpty else { return nil }
+        let (index, value) = buffer.removeFirst()
+        demand -= 1
+        guard let slot = inners[index], let subscription = slot.subscription else { return (value, nil) }
+        let ask = reask(index, slot)
+        return (value, ask > 0 ? (subscription, ask) : nil)
+    }
+
+    @inlinable
+    mutating func finishIfDrained() -> Effects {
+        guard case .finished = upstream, inners.isEmpty, buffer.isEmpty else { return Effects() }
+        upstream = .terminal
+        return complete(.finished)
+    }
+
+    @inlinable
+    mutating func fail(_ error: Failure) -> Effects {
+        let cancels = takeSubscriptions()
+        buffer.removeAll()
+        var effects = complete(.failure(error))
+        effects.cancels = cancels
+        return effects
+    }
+
+    /// Ends the stream with `completion`: now if the token is free, else by its holder.
+    @inlinable
+    mutating func complete(_ completion: Subscribers.Completion<Failure>) -> Effects {
+        var effects = Effects()
+        terminated = true
+        if delivering {
+            self.completion = completion
+        } else {
+            delivering = true
+            effects.drain = .complete(completion)
+        }
+        return effects
+    }
+
+    /// Every subscription still held, upstream first; the machine forgets them all.
+    @inlinable
+    mutating func takeSubscriptions() -> [any Subscription] {
+        var taken: [any Subscription] = []
+        if case .live(let subscription) = upstream { taken.append(subscription) }
+        upstream = .terminal
+        taken += inners.keys.sorted().compactMap { inners[$0]?.subscription }
+        inners.removeAll()
+        return taken
+    }
+}

@@ -1,0 +1,236 @@
+/// The subscription behind ``Publishers/FlatMap`` and ``Publishers/SwitchToLatest``: the
+/// upstream's subscriber, the downstream's subscription, and the owner of the inner publishers'
+/// subscriptions.
+///
+/// Decisions are made by a ``FlattenState`` under one lock; the storage performs them after
+/// unlocking, so no lock is held while it calls the upstream, an inner, the downstream or the
+/// transform. The downstream itself is a plain stored property touched only by whoever holds
+/// the machine's drain token, which is what serialises values from several inners.
+@usableFromInline
+internal final class FlattenStorage<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+where
+    NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
+    Downstream.Failure == Upstream.Failure
+{
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
+    @usableFromInline typealias Machine = FlattenState<NewPublisher.Output, Upstream.Failure>
+    @usableFromInline typealias Transform = (Upstream.Output) -> NewPublisher
+
+    @usableFromInline
+    internal let machine: Locked<Machine>
+
+    /// Released as soon as the stream is over, so that what it captured goes too.
+    @usableFromInline
+    internal let transform: Locked<Transform?>
+
+    /// Read and written only by the holder of the machine's drain token.
+    @usableFromInline
+    internal var downstream: Downstream?
+
+    @usableFromInline
+    internal let name: StaticString
+
+    @inlinable
+    internal init(name: StaticString, policy: FlattenPolicy, downstream: Downstream, transform: @escaping Transform) {
+        self.name = name
+        machine = Locked(Machine(policy: policy))
+        self.transform = Locked(transform)
+        self.downstream = downstream
+        SubscriptionLedger.enter(self)
+    }
+
+    deinit {
+        SubscriptionLedger.leave(self)
+    }
+
+    // MARK: Upstream
+
+    @inlinable
+    internal func receive(subscription: any Subscription) {
+        guard machine.withLock({ $0.subscribed(subscription) }) else {
+            subscription.cancel()
+            return
+        }
+        // The machine starts with the token held for this very call.
+        holdingToken.receive(subscription: self)
+        perform(machine.withLock { $0.started() })
+    }
+
+    @inlinable
+    internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        guard let transform = transform.withLock({ $0 }) else { return .none }
+        let publisher = transform(input)
+        let (index, cancels) = machine.withLock { $0.reserve() }
+        for subscription in cancels { subscription.cancel() }
+        if let index {
+            publisher.subscribe(Child(storage: self, index: index))
+        }
+        return .none
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        switch completion {
+        case .finished:
+            perform(machine.withLock { $0.upstreamFinished() })
+        case .failure(let error):
+            perform(machine.withLock { $0.upstreamFailed(error) })
+        }
+    }
+
+    // MARK: Inners
+
+    @inlinable
+    internal func childReceive(_ index: Int, subscription: any Subscription) {
+        switch machine.withLock({ $0.innerSubscribed(index, subscription) }) {
+        case nil:
+            subscription.cancel()
+        case let demand?:
+            if demand > 0 { subscription.request(demand) }
+        }
+    }
+
+    @inlinable
+    internal func childReceive(_ index: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
+        switch machine.withLock({ $0.innerValue(index, value) }) {
+        case .drop, .buffered:
+            return .none
+        case .deliver(let ask):
+            let more = holdingToken.receive(value)
+            perform(machine.withLock { $0.delivered(more) })
+            return ask
+        }
+    }
+
+    @inlinable
+    internal func childReceive(_ index: Int, completion: Subscribers.Completion<NewPublisher.Failure>) {
+        switch completion {
+        case .finished:
+            perform(machine.withLock { $0.innerFinished(index) })
+        case .failure(let error):
+            perform(machine.withLock { $0.innerFailed(index, error) })
+        }
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
+        perform(machine.withLock { $0.request(demand) })
+    }
+
+    @inlinable
+    internal func cancel() {
+        let released = transform.withLock { transform -> Transform? in
+            defer { transform = nil }
+            return transform
+        }
+        _ = released
+        perform(machine.withLock { $0.cancel() })
+    }
+
+    // MARK: Performing
+
+    /// The downstream, for the holder of the drain token.
+    @inlinable
+    internal var holdingToken: Downstream {
+        guard let downstream else {
+            preconditionFailure("\(name) delivered without its downstream: the drain token was not held")
+        }
+        return downstream
+    }
+
+    /// Makes the calls the machine asked for, then runs the drain loop until the token is free.
+    @inlinable
+    internal func perform(_ effects: Machine.Effects) {
+        var effects = effects
+        while true {
+            for subscription in effects.cancels { subscription.cancel() }
+            if let (subscription, demand) = effects.request { subscription.request(demand) }
+            switch effects.drain {
+            case .idle:
+                return
+            case .deliver(let value):
+                let more = holdingToken.receive(value)
+                effects = machine.withLock { $0.delivered(more) }
+            case .complete(let completion):
+                let finished = downstream
+                downstream = nil
+                releaseTransform()
+                finished?.receive(completion: completion)
+                return
+            case .release:
+                let released = downstream
+                downstream = nil
+                releaseTransform()
+                _ = released
+                return
+            }
+        }
+    }
+
+    @inlinable
+    internal func releaseTransform() {
+        let released = transform.withLock { transform -> Transform? in
+            defer { transform = nil }
+            return transform
+        }
+        _ = released
+    }
+
+    @usableFromInline
+    internal var description: String { "\(name)" }
+
+    @usableFromInline
+    internal var customMirror: Mirror {
+        let (demand, inners) = machine.withLock { ($0.demand, $0.activeInners) }
+        return Mirror(self, children: ["downstreamDemand": demand, "innerPublishers": inners])
+    }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}
+
+extension FlattenStorage {
+    /// The subscriber attached to one inner publisher: a value that names its slot.
+    @usableFromInline
+    internal struct Child: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
+        @usableFromInline typealias Input = NewPublisher.Output
+        @usableFromInline typealias Failure = NewPublisher.Failure
+
+        @usableFromInline let storage: FlattenStorage
+        @usableFromInline let index: Int
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(storage: FlattenStorage, index: Int) {
+            self.storage = storage
+            self.index = index
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            storage.childReceive(index, subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
+            storage.childReceive(index, input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
+            storage.childReceive(index, completion: completion)
+        }
+
+        @usableFromInline var description: String { "\(storage.name)" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["index": index]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

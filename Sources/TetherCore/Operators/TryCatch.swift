@@ -1,0 +1,153 @@
+extension Publishers {
+    /// A publisher that handles errors from an upstream publisher by replacing the failed
+    /// publisher with another publisher or producing a new error.
+    ///
+    /// Because the handler can throw, the failure type is `any Error`, unlike
+    /// ``Publishers/Catch``, which takes the replacement publisher's. Until the upstream fails,
+    /// requests, values and its `.finished` pass through. When it fails, the handler runs on the
+    /// failing thread; if it throws, the downstream fails with the thrown error; otherwise its
+    /// publisher is subscribed and asked for the downstream demand the upstream left unmet, and
+    /// takes over. Cancelling cancels whichever publisher is current. Requesting `.none` traps.
+    public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: any error.
+        public typealias Failure = any Error
+
+        /// The publisher from which this publisher receives its elements.
+        public let upstream: Upstream
+
+        /// A closure that accepts the upstream failure as input and either returns a publisher
+        /// to replace the upstream publisher, or throws.
+        public let handler: (Upstream.Failure) throws -> NewPublisher
+
+        /// Creates a publisher that handles errors from an upstream publisher by replacing the
+        /// failed publisher with another publisher or by throwing an error.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives its elements.
+        ///   - handler: A closure that accepts the upstream failure as input and returns a
+        ///     publisher to replace the upstream publisher. If this closure throws an error,
+        ///     the publisher terminates with the thrown error.
+        @inlinable
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
+            self.upstream = upstream
+            self.handler = handler
+        }
+
+        /// Attaches `subscriber`; signals arrive on the threads of the current publisher.
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == any Error {
+            let relay = Relay<S>(name: "TryCatch", downstream: subscriber, recovery: handler)
+            upstream.subscribe(Head(relay: relay))
+        }
+    }
+}
+
+extension Publishers.TryCatch {
+    @usableFromInline
+    internal typealias Relay<Downstream: Subscriber> = FailoverRelay<
+        Downstream, (Upstream.Failure) throws -> NewPublisher
+    > where Downstream.Input == Upstream.Output, Downstream.Failure == any Error
+
+    /// The subscriber attached to the upstream.
+    @usableFromInline
+    internal struct Head<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
+        @usableFromInline let relay: Relay<Downstream>
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(relay: Relay<Downstream>) {
+            self.relay = relay
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            relay.attach(subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            relay.relay(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            switch completion {
+            case .finished:
+                relay.finish(.finished)
+            case .failure(let error):
+                guard let handler = relay.recovery() else { return }
+                let replacement: NewPublisher
+                do {
+                    replacement = try handler(error)
+                } catch {
+                    relay.finish(.failure(error))
+                    return
+                }
+                guard relay.beginSwitch() else { return }
+                replacement.subscribe(Tail(relay: relay))
+            }
+        }
+
+        @usableFromInline var description: String { "TryCatch" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+
+    /// The subscriber attached to the replacement publisher.
+    @usableFromInline
+    internal struct Tail<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
+        @usableFromInline let relay: Relay<Downstream>
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(relay: Relay<Downstream>) {
+            self.relay = relay
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            relay.attach(subscription)
+        }
+
+        @inlinable
+        func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
+            relay.relay(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
+            relay.finish(completion.eraseError())
+        }
+
+        @usableFromInline var description: String { "TryCatch" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}
+
+extension Publisher {
+    /// Handles errors from an upstream publisher by either replacing it with another publisher
+    /// or throwing a new error.
+    ///
+    /// The handler runs on the thread the failure arrives on; a replacement is asked for the
+    /// downstream demand the upstream left unmet. See ``Publishers/TryCatch``.
+    /// - Parameter handler: A throwing closure that accepts the upstream failure as input. This
+    ///   closure can either replace the upstream publisher with a new one, or throw a new error
+    ///   to the downstream subscriber.
+    /// - Returns: A publisher that handles errors from an upstream publisher by replacing the
+    ///   failed publisher with another publisher, or an error.
+    @inlinable
+    public func tryCatch<P: Publisher>(
+        _ handler: @escaping (Failure) throws -> P
+    ) -> Publishers.TryCatch<Self, P> where Output == P.Output {
+        Publishers.TryCatch(upstream: self, handler: handler)
+    }
+}

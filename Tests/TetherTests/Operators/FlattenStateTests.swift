@@ -1,0 +1,150 @@
+@testable import TetherCore
+import TetherTesting
+import XCTest
+
+/// The flattening state machine, driven directly: no threads, no publishers.
+/// Whether a subscription the machine handed back is the given recording one.
+private func isSame(_ subscription: (any Subscription)?, _ expected: RecordingSubscription) -> Bool {
+    (subscription as? RecordingSubscription) === expected
+}
+
+final class FlattenStateTests: TetherTestCase {
+    typealias Machine = FlattenState<Int, TestError>
+
+    private func started(_ policy: FlattenPolicy, upstream: RecordingSubscription) -> Machine {
+        var machine = Machine(policy: policy)
+        XCTAssertTrue(machine.subscribed(upstream))
+        let effects = machine.started()
+        XCTAssertTrue(isSame(effects.request?.subscription, upstream))
+        if case .idle = effects.drain {} else { XCTFail("expected idle, got \(effects.drain)") }
+        return machine
+    }
+
+    func testStartAsksUpstreamForMaxPublishersAndASecondSubscriptionIsRefused() {
+        let upstream = RecordingSubscription()
+        var machine = Machine(policy: .merge(maxPublishers: .max(3)))
+        XCTAssertTrue(machine.subscribed(upstream))
+        XCTAssertFalse(machine.subscribed(RecordingSubscription()))
+        XCTAssertEqual(machine.started().request?.demand, .max(3))
+
+        var switching = Machine(policy: .switchToLatest)
+        XCTAssertTrue(switching.subscribed(upstream))
+        XCTAssertEqual(switching.started().request?.demand, .unlimited)
+    }
+
+    func testAValueWithDemandTakesTheTokenAndOneArrivingMeanwhileIsBuffered() {
+        var machine = started(.merge(maxPublishers: .unlimited), upstream: RecordingSubscription())
+        _ = machine.request(.max(2))
+        let first = machine.reserve().index!
+        let second = machine.reserve().index!
+        XCTAssertEqual(machine.innerSubscribed(first, RecordingSubscription()), .max(1))
+        let secondSubscription = RecordingSubscription()
+        XCTAssertEqual(machine.innerSubscribed(second, secondSubscription), .max(1))
+
+        guard case .deliver(let ask) = machine.innerValue(first, 10) else { return XCTFail("not delivered") }
+        XCTAssertEqual(ask, .max(1))
+        guard case .buffered = machine.innerValue(second, 20) else { return XCTFail("not buffered") }
+
+        let next = machine.delivered(.none)
+        guard case .deliver(20) = next.drain else { return XCTFail("expected 20, got \(next.drain)") }
+        XCTAssertTrue(isSame(next.request?.subscription, secondSubscription))
+        XCTAssertEqual(next.request?.demand, .max(1))
+        guard case .idle = machine.delivered(.none).drain else { return XCTFail("token not freed") }
+        XCTAssertFalse(machine.delivering)
+        XCTAssertEqual(machine.demand, .none)
+    }
+
+    func testAValueWithoutDemandWaitsForTheNextRequest() {
+        var machine = started(.merge(maxPublishers: .unlimited), upstream: RecordingSubscription())
+        let index = machine.reserve().index!
+        _ = machine.innerSubscribed(index, RecordingSubscription())
+        guard case .buffered = machine.innerValue(index, 1) else { return XCTFail("not buffered") }
+
+        let effects = machine.request(.max(1))
+        guard case .deliver(1) = effects.drain else { return XCTFail("expected 1, got \(effects.drain)") }
+        XCTAssertTrue(machine.delivering)
+    }
+
+    func testFinishingWaitsForEveryInnerAndTheBuffer() {
+        let upstream = RecordingSubscription()
+        var machine = started(.merge(maxPublishers: .max(1)), upstream: upstream)
+        let index = machine.reserve().index!
+        _ = machine.innerSubscribed(index, RecordingSubscription())
+        _ = machine.innerValue(index, 5)
+        guard case .idle = machine.upstreamFinished().drain else { return XCTFail("finished early") }
+        let innerDone = machine.innerFinished(index)
+        XCTAssertNil(innerDone.request, "the upstream has finished: nothing to ask of it")
+        guard case .idle = innerDone.drain else { return XCTFail("finished before the buffer drained") }
+
+        guard case .deliver(5) = machine.request(.max(1)).drain else { return XCTFail("buffer not drained") }
+        guard case .complete(.finished) = machine.delivered(.none).drain else { return XCTFail("not finished") }
+        XCTAssertTrue(machine.terminated)
+    }
+
+    func testAnInnerFinishingAsksTheUpstreamForOneMore() {
+        let upstream = RecordingSubscription()
+        var machine = started(.merge(maxPublishers: .max(2)), upstream: upstream)
+        let index = machine.reserve().index!
+        let effects = machine.innerFinished(index)
+        XCTAssertTrue(isSame(effects.request?.subscription, upstream))
+        XCTAssertEqual(effects.request?.demand, .max(1))
+    }
+
+    func testAFailureDuringADeliveryWaitsForTheTokenHolderAndCancelsTheRest() {
+        let upstream = RecordingSubscription()
+        var machine = started(.merge(maxPublishers: .unlimited), upstream: upstream)
+        _ = machine.request(.max(1))
+        let first = machine.reserve().index!
+        let second = machine.reserve().index!
+        let secondSubscription = RecordingSubscription()
+        _ = machine.innerSubscribed(first, RecordingSubscription())
+        _ = machine.innerSubscribed(second, secondSubscription)
+        guard case .deliver = machine.innerValue(first, 1) else { return XCTFail("not delivered") }
+
+        let failure = machine.innerFailed(first, TestError(id: 3))
+        XCTAssertEqual(failure.cancels.count, 2)
+        XCTAssertTrue(isSame(failure.cancels[0], upstream))
+        XCTAssertTrue(isSame(failure.cancels[1], secondSubscription))
+        guard case .idle = failure.drain else { return XCTFail("completed while the token was held") }
+        guard case .drop = machine.innerValue(second, 2) else { return XCTFail("value after failure") }
+        guard case .complete(.failure(TestError(id: 3))) = machine.delivered(.max(4)).drain else {
+            return XCTFail("failure not handed to the token holder")
+        }
+    }
+
+    func testCancelWhileDeliveringLeavesTheReleaseToTheTokenHolder() {
+        var machine = started(.merge(maxPublishers: .unlimited), upstream: RecordingSubscription())
+        _ = machine.request(.max(1))
+        let index = machine.reserve().index!
+        _ = machine.innerSubscribed(index, RecordingSubscription())
+        guard case .deliver = machine.innerValue(index, 1) else { return XCTFail("not delivered") }
+
+        let cancel = machine.cancel()
+        XCTAssertEqual(cancel.cancels.count, 2)
+        guard case .idle = cancel.drain else { return XCTFail("released under the token holder") }
+        guard case .release = machine.delivered(.max(1)).drain else { return XCTFail("not released") }
+        XCTAssertEqual(machine.cancel().cancels.count, 0)
+        XCTAssertNil(machine.innerSubscribed(index, RecordingSubscription()))
+    }
+
+    func testSwitchingCancelsThePreviousInnerDropsItsValuesAndHandsTheNewOneTheDemand() {
+        var machine = started(.switchToLatest, upstream: RecordingSubscription())
+        _ = machine.request(.max(3))
+        let first = machine.reserve().index!
+        let firstSubscription = RecordingSubscription()
+        XCTAssertEqual(machine.innerSubscribed(first, firstSubscription), .max(3))
+        guard case .deliver(let ask) = machine.innerValue(first, 1) else { return XCTFail("not delivered") }
+        XCTAssertEqual(ask, .none)
+        _ = machine.delivered(.none)
+
+        let (second, cancels) = machine.reserve()
+        XCTAssertEqual(cancels.count, 1)
+        XCTAssertTrue(isSame(cancels.first, firstSubscription))
+        guard case .drop = machine.innerValue(first, 2) else { return XCTFail("stale value kept") }
+        let secondSubscription = RecordingSubscription()
+        XCTAssertEqual(machine.innerSubscribed(second!, secondSubscription), .max(2))
+        let more = machine.request(.max(4))
+        XCTAssertTrue(isSame(more.request?.subscription, secondSubscription))
+        XCTAssertEqual(more.request?.demand, .max(4))
+    }
+}
