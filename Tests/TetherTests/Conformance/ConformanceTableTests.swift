@@ -381,6 +381,38 @@ final class ConformanceTableTests: TetherTestCase {
             },
             .cold("Publishers.SetFailureType", elements: 5, options: .tether()) {
                 (0..<5).publisher.setFailureType(to: TestError.self)
+            // Sharing, buffering and debugging operators (ops-share).
+            .driven("Publishers.Multicast", elements: 5, options: .tether(multicast: true)) {
+                connected(wrapped(passthroughUnderTest()) { $0.multicast(subject: PassthroughSubject()) })
+            },
+            .driven("Publishers.Multicast", "closure", elements: 5, options: .tether(multicast: true)) {
+                connected(wrapped(passthroughUnderTest()) { $0.multicast { PassthroughSubject() } })
+            },
+            .driven("Publishers.MakeConnectable", elements: 5, options: .tether(multicast: true)) {
+                connected(wrapped(neverPassthroughUnderTest()) { $0.makeConnectable() })
+            },
+            .driven("Publishers.Autoconnect", elements: 5, options: .tether(multicast: true)) {
+                wrapped(neverPassthroughUnderTest()) { $0.makeConnectable().autoconnect() }
+            },
+            .driven("Publishers.Share", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.share() }
+            },
+            .cold("Publishers.Buffer", "keepFull", elements: 5, options: .tetherIgnoringZeroDemand) {
+                (0..<5).publisher.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest)
+            },
+            .cold("Publishers.Buffer", "byRequest", elements: 5, options: .tetherIgnoringZeroDemand) {
+                (0..<5).publisher.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest)
+            },
+            .driven("Publishers.Buffer", "subject", elements: 5, options: .tetherIgnoringZeroDemand) {
+                wrapped(passthroughUnderTest()) { $0.buffer(size: 10, prefetch: .byRequest, whenFull: .dropOldest) }
+            },
+            .cold("Publishers.Print", elements: 5, options: .tether()) { (0..<5).publisher.print("row", to: DiscardingStream()) },
+            .driven("Publishers.Print", "subject", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.print(to: DiscardingStream()) }
+            },
+            .cold("Publishers.Breakpoint", elements: 5, options: .tether()) { (0..<5).publisher.breakpoint() },
+            .driven("Publishers.Breakpoint", "onError", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.breakpointOnError() }
             },
         ]
     }

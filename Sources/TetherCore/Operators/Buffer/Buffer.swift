@@ -1,0 +1,207 @@
+extension Publisher {
+    /// Buffers elements received from an upstream publisher.
+    ///
+    /// Use it to collect up to `size` elements from an upstream publisher before republishing
+    /// them to the downstream subscriber as it demands them, according to the
+    /// ``Publishers/PrefetchStrategy`` and ``Publishers/BufferingStrategy`` you specify. In
+    /// front of a subject, it keeps the values sent while the subscriber has no demand, which
+    /// the subject would otherwise drop.
+    ///
+    /// Demand: `.keepFull` asks the upstream for `size` elements on subscription, then for one
+    /// more per element delivered downstream; `.byRequest` asks for `.unlimited` and relies on
+    /// `whenFull` to bound the buffer. `.finished` is delivered once the buffer is empty and the
+    /// subscriber has outstanding demand; a failure as soon as the subscriber has no
+    /// outstanding demand, dropping what is still buffered. Values are delivered on the thread
+    /// that sends them upstream, or on the thread that requests them.
+    /// - Parameters:
+    ///   - size: The maximum number of elements to store.
+    ///   - prefetch: The strategy to initially populate the buffer.
+    ///   - whenFull: The action to take when the buffer becomes full.
+    /// - Returns: A publisher that buffers elements received from an upstream publisher; its
+    ///   failure type is the upstream's.
+    @inlinable
+    public func buffer(
+        size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>
+    ) -> Publishers.Buffer<Self> {
+        Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)
+    }
+}
+
+extension Publishers {
+    /// A publisher that buffers elements from an upstream publisher.
+    ///
+    /// See ``Publisher/buffer(size:prefetch:whenFull:)`` for its demand and completion rules.
+    /// `request(.none)` is ignored, as in Combine.
+    public struct Buffer<Upstream: Publisher>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The maximum number of elements to store.
+        public let size: Int
+
+        /// The strategy for initially populating the buffer.
+        public let prefetch: Publishers.PrefetchStrategy
+
+        /// The action to take when the buffer becomes full.
+        public let whenFull: Publishers.BufferingStrategy<Failure>
+
+        /// Creates a publisher that buffers elements received from an upstream publisher.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - size: The maximum number of elements to store; traps when negative.
+        ///   - prefetch: The strategy for initially populating the buffer.
+        ///   - whenFull: The action to take when the buffer becomes full.
+        @inlinable
+        public init(
+            upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+            whenFull: Publishers.BufferingStrategy<Failure>
+        ) {
+            precondition(size >= 0, "Buffer size must not be negative: buffer(size: \(size))")
+            self.upstream = upstream
+            self.size = size
+            self.prefetch = prefetch
+            self.whenFull = whenFull
+        }
+
+        /// Attaches `subscriber` through a subscription described as "Buffer".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+        }
+    }
+}
+
+extension Publishers.Buffer {
+    /// The subscription: a ``BufferState`` under a lock, and the drain loop that performs it.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+        @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+        @usableFromInline typealias State = BufferState<Downstream>
+
+        @usableFromInline
+        internal let state: Locked<State>
+
+        @inlinable
+        internal init(
+            downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+            whenFull: Publishers.BufferingStrategy<Failure>
+        ) {
+            state = Locked(State(downstream: downstream, size: size, prefetch: prefetch, whenFull: whenFull))
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        /// Asks the upstream for its first demand, then hands the downstream its subscription,
+        /// in Combine's order, and delivers whatever the downstream asked for meanwhile.
+        @inlinable
+        internal func receive(subscription: any Subscription) {
+            guard let initial = state.withLock({ $0.receive(subscription: subscription) }) else {
+                subscription.cancel()
+                return
+            }
+            if initial > 0 {
+                subscription.request(initial)
+            }
+            guard let downstream = state.withLock({ $0.downstream }) else { return }
+            downstream.receive(subscription: self)
+            requestOwed(run(state.withLock { $0.handedOver() }))
+        }
+
+        @inlinable
+        internal func receive(_ input: Output) -> Subscribers.Demand {
+            switch state.withLock({ $0.receive(input) }) {
+            case .kept:
+                return .none
+            case .drain(let step):
+                // On the upstream's own path: what it is owed goes back as returned demand.
+                return run(step).demand
+            case .overflow(let makeError):
+                let error = makeError()
+                state.withLock { $0.overflowed(error) }?.cancel()
+                return .none
+            }
+        }
+
+        @inlinable
+        internal func receive(completion: Subscribers.Completion<Failure>) {
+            let (released, step) = state.withLock { $0.receive(completion: completion) }
+            _ = released
+            if let step {
+                requestOwed(run(step))
+            }
+        }
+
+        @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
+            if let step = state.withLock({ $0.request(demand) }) {
+                requestOwed(run(step))
+            }
+        }
+
+        @inlinable
+        internal func cancel() {
+            guard let released = state.withLock({ $0.cancel() }) else { return }
+            if case .subscribed(let upstream) = released.upstream {
+                upstream.cancel()
+            }
+        }
+
+        /// The drain loop: performs steps until the machine goes idle.
+        /// - Returns: What the upstream is owed, and whom to ask when this loop did not run on
+        ///   the upstream's own path.
+        @inlinable
+        internal func run(_ first: State.Step) -> (demand: Subscribers.Demand, upstream: (any Subscription)?) {
+            var step = first
+            while true {
+                switch step {
+                case .deliver(let value, let downstream):
+                    let more = downstream.receive(value)
+                    step = state.withLock { $0.delivered(more) }
+                case .complete(let completion, let released):
+                    released.downstream.receive(completion: completion)
+                    return (.none, nil)
+                case .idle(let owed, let upstream):
+                    return (owed, upstream)
+                }
+            }
+        }
+
+        @inlinable
+        internal func requestOwed(_ owed: (demand: Subscribers.Demand, upstream: (any Subscription)?)) {
+            if owed.demand > 0 {
+                owed.upstream?.request(owed.demand)
+            }
+        }
+
+        @usableFromInline
+        internal var description: String { "Buffer" }
+
+        @usableFromInline
+        internal var customMirror: Mirror {
+            let (values, demand, terminal) = state.withLock { ($0.storage.elements, $0.demand, $0.pending) }
+            return Mirror(
+                self,
+                children: [
+                    ("values", values),
+                    ("downstreamDemand", demand),
+                    ("terminal", terminal as Any),
+                ])
+        }
+
+        @usableFromInline
+        internal var playgroundDescription: Any { description }
+    }
+}

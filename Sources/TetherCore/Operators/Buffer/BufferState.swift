@@ -1,0 +1,237 @@
+/// The state machine behind ``Publishers/Buffer``: every method runs under the buffer's lock,
+/// calls nothing, and returns what the caller must do once the lock is released.
+///
+/// Delivery is serialised by `delivering`: whoever sets it runs the drain loop (``next()``
+/// after each value it delivers) until the machine goes idle; signals that arrive meanwhile
+/// only change the state, and the loop picks them up. It starts set, because the first thing
+/// delivered downstream is the subscription.
+///
+/// Combine's rules, kept here:
+/// - with `.keepFull`, each value delivered downstream is owed to the upstream as one more
+///   element of demand;
+/// - a failure is delivered as soon as the downstream has no outstanding demand, dropping what
+///   is still buffered; `.finished` waits until the buffer is empty *and* the downstream has
+///   outstanding demand;
+/// - values that arrive after `.finished` (but before it is delivered) are still buffered;
+/// - a full buffer with `.customError` records the failure and cancels the upstream, but
+///   delivers nothing until the downstream next requests.
+@usableFromInline
+internal struct BufferState<Downstream: Subscriber> {
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    internal enum Upstream {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// The upstream completed (or was cancelled for an overflow).
+        case done
+    }
+
+    /// What the drain loop does next.
+    @usableFromInline
+    internal enum Step {
+        case deliver(Output, Downstream)
+        /// Completes the downstream; everything the buffer held is released with it.
+        case complete(Subscribers.Completion<Failure>, Released)
+        /// Nothing to deliver: the loop stops. Carries the demand owed to the upstream
+        /// (`.keepFull`) and, when it is not `.none`, the upstream to ask.
+        case idle(Subscribers.Demand, (any Subscription)?)
+    }
+
+    /// What became of a value from the upstream.
+    @usableFromInline
+    internal enum Arrival {
+        /// Ignored, buffered, or dropped; nothing to do now.
+        case kept
+        /// The caller must run the drain loop from this step.
+        case drain(Step)
+        /// The buffer is full and the policy is `.customError`: the caller makes the error and
+        /// hands it to ``overflowed(_:)``.
+        case overflow(() -> Failure)
+    }
+
+    /// Everything released together at the end, outside the lock.
+    @usableFromInline
+    internal struct Released {
+        @usableFromInline var downstream: Downstream
+        @usableFromInline var upstream: Upstream
+        @usableFromInline var storage: BufferStorage<Output>
+
+        @inlinable
+        init(downstream: Downstream, upstream: Upstream, storage: BufferStorage<Output>) {
+            self.downstream = downstream
+            self.upstream = upstream
+            self.storage = storage
+        }
+    }
+
+    @usableFromInline let size: Int
+    @usableFromInline let keepFull: Bool
+    @usableFromInline let whenFull: Publishers.BufferingStrategy<Failure>
+
+    /// `nil` once the downstream is completed or has cancelled.
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var upstream = Upstream.awaitingSubscription
+    @usableFromInline var storage = BufferStorage<Output>()
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// The completion received (or made for an overflow), not yet delivered.
+    @usableFromInline var pending: Subscribers.Completion<Failure>?
+    /// A drain loop is running (initially: the subscription is being handed downstream).
+    @usableFromInline var delivering = true
+    /// `.keepFull`: values delivered since the upstream was last asked for more.
+    @usableFromInline var owed = 0
+
+    @inlinable
+    init(
+        downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+        whenFull: Publishers.BufferingStrategy<Failure>
+    ) {
+        self.downstream = downstream
+        self.size = size
+        self.keepFull = prefetch == .keepFull
+        self.whenFull = whenFull
+    }
+
+    /// The upstream's subscription: the demand to ask it for, or `nil` when it must be
+    /// cancelled (a second subscription, or the downstream already gone).
+    @inlinable
+    mutating func receive(subscription: any Subscription) -> Subscribers.Demand? {
+        guard downstream != nil, case .awaitingSubscription = upstream else { return nil }
+        upstream = .subscribed(subscription)
+        return keepFull ? .max(size) : .unlimited
+    }
+
+    /// The subscription has been handed downstream: the loop's first step.
+    @inlinable
+    mutating func handedOver() -> Step {
+        next()
+    }
+
+    @inlinable
+    mutating func receive(_ value: Output) -> Arrival {
+        guard let downstream, pending?.isFailure != true else { return .kept }
+        if case .awaitingSubscription = upstream { return .kept }
+        if !delivering, demand > 0, storage.isEmpty {
+            // The common case of a downstream with demand: straight through, no queueing.
+            delivering = true
+            return .drain(take(value, for: downstream))
+        }
+        if storage.count >= size {
+            switch whenFull {
+            case .dropNewest:
+                return .kept
+            case .dropOldest:
+                _ = storage.popFirst()
+            case .customError(let makeError):
+                return .overflow(makeError)
+            }
+        }
+        storage.append(value)
+        guard !delivering, demand > 0 else { return .kept }
+        delivering = true
+        return .drain(next())
+    }
+
+    /// The error for a full buffer: recorded, and the upstream handed back to be cancelled.
+    @inlinable
+    mutating func overflowed(_ error: Failure) -> (any Subscription)? {
+        guard downstream != nil, pending?.isFailure != true else { return nil }
+        pending = .failure(error)
+        defer { upstream = .done }
+        if case .subscribed(let subscription) = upstream { return subscription }
+        return nil
+    }
+
+    /// The upstream's completion: the upstream to let go of, and the loop's first step if the
+    /// caller must run it.
+    @inlinable
+    mutating func receive(
+        completion: Subscribers.Completion<Failure>
+    ) -> (released: (any Subscription)?, step: Step?) {
+        guard downstream != nil, pending == nil, case .subscribed(let subscription) = upstream else {
+            return (nil, nil)
+        }
+        pending = completion
+        upstream = .done
+        guard !delivering, demand > 0 || completion.isFailure else { return (subscription, nil) }
+        delivering = true
+        return (subscription, next())
+    }
+
+    /// The downstream asked for more: the loop's first step if the caller must run it.
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand) -> Step? {
+        guard downstream != nil else { return nil }
+        demand += more
+        guard !delivering, more > 0 else { return nil }
+        delivering = true
+        return next()
+    }
+
+    /// A value was delivered and the downstream returned `more`.
+    @inlinable
+    mutating func delivered(_ more: Subscribers.Demand) -> Step {
+        demand += more
+        return next()
+    }
+
+    @inlinable
+    mutating func next() -> Step {
+        guard let downstream else {
+            delivering = false
+            return .idle(.none, nil)
+        }
+        if demand > 0 {
+            if let value = storage.popFirst() {
+                return take(value, for: downstream)
+            }
+            if let pending {
+                return .complete(pending, terminate(downstream))
+            }
+        } else if let pending, pending.isFailure {
+            return .complete(pending, terminate(downstream))
+        }
+        delivering = false
+        guard owed > 0, case .subscribed(let subscription) = upstream else {
+            owed = 0
+            return .idle(.none, nil)
+        }
+        defer { owed = 0 }
+        return .idle(.max(owed), subscription)
+    }
+
+    @inlinable
+    mutating func take(_ value: Output, for downstream: Downstream) -> Step {
+        demand -= 1
+        if keepFull { owed += 1 }
+        return .deliver(value, downstream)
+    }
+
+    /// The downstream cancelled: what to release, and the upstream to cancel, if still live.
+    @inlinable
+    mutating func cancel() -> Released? {
+        guard let downstream else { return nil }
+        return terminate(downstream)
+    }
+
+    @inlinable
+    mutating func terminate(_ downstream: Downstream) -> Released {
+        defer {
+            self.downstream = nil
+            upstream = .done
+            storage = BufferStorage()
+            pending = nil
+            owed = 0
+        }
+        return Released(downstream: downstream, upstream: upstream, storage: storage)
+    }
+}
+
+extension Subscribers.Completion {
+    @inlinable
+    internal var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,236 @@
+extension Publisher {
+    /// Prints log messages for all publishing events.
+    ///
+    /// Each line has the form `prefix: event`, or just `event` when the prefix is empty, as
+    /// Combine prints them: `receive subscription: (…)`, `request unlimited`,
+    /// `request max: (n)`, `receive value: (…)`, `request max: (n) (synchronous)` for demand
+    /// returned from `receive(_:)`, `receive finished`, `receive error: (…)` and
+    /// `receive cancel`. Demand, values and completions pass through unchanged; lines are
+    /// written on the thread of the event they log, one whole line at a time.
+    /// - Parameters:
+    ///   - prefix: A string — which defaults to empty — with which to prefix all log messages.
+    ///   - stream: A stream for text output that receives messages, and which directs output
+    ///     to the console by default. Each subscription writes to its own copy of the stream.
+    /// - Returns: A publisher that prints log messages for all publishing events.
+    @inlinable
+    public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
+        Publishers.Print(upstream: self, prefix: prefix, to: stream)
+    }
+}
+
+extension Publishers {
+    /// A publisher that prints log messages for all publishing events, optionally prefixed
+    /// with a given string.
+    ///
+    /// This publisher prints log messages when receiving the following events: subscription,
+    /// value, normal completion, failure, cancellation, and every request for demand.
+    public struct Print<Upstream: Publisher>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// A string with which to prefix all log messages.
+        public let prefix: String
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The stream to which the log messages are written; `nil` writes to standard output.
+        public let stream: (any TextOutputStream)?
+
+        /// Creates a publisher that prints log messages for all publishing events.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - prefix: A string with which to prefix all log messages.
+        ///   - stream: A stream for text output that receives messages; `nil` writes to
+        ///     standard output.
+        @inlinable
+        public init(upstream: Upstream, prefix: String, to stream: (any TextOutputStream)? = nil) {
+            self.upstream = upstream
+            self.prefix = prefix
+            self.stream = stream
+        }
+
+        /// Attaches `subscriber` through a subscription described as "Print".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
+        }
+    }
+}
+
+/// Where a ``Publishers/Print`` subscription writes: the user's stream, or standard output.
+@usableFromInline
+internal struct PrintTarget: TextOutputStream {
+    @usableFromInline var stream: (any TextOutputStream)?
+
+    @inlinable
+    init(_ stream: (any TextOutputStream)?) {
+        self.stream = stream
+    }
+
+    @inlinable
+    mutating func write(_ string: String) {
+        if stream != nil {
+            stream!.write(string)
+        } else {
+            Swift.print(string, terminator: "")
+        }
+    }
+}
+
+extension Publishers.Print {
+    /// The subscription: logs each signal and each call, then passes it on.
+    ///
+    /// Every signal and call is logged as it arrives; what is passed on follows the contract
+    /// (nothing after a cancel or completion). Who ends the stream is decided under the `link`
+    /// lock, the downstream is handed over through a ``DeliveryGate``, and the stream has a lock
+    /// of its own, held only while one line is written, so that lines from different threads
+    /// never interleave.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+        @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+
+        @usableFromInline
+        internal enum Link {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            case terminal
+        }
+
+        @usableFromInline
+        internal let link = Locked(Link.awaitingSubscription)
+
+        @usableFromInline
+        internal let gate = DeliveryGate()
+
+        /// Read and written only on the serial path, or by the side the gate names.
+        @usableFromInline
+        internal var downstream: Downstream?
+
+        /// `"prefix: "`, or empty.
+        @usableFromInline
+        internal let prefix: String
+
+        @usableFromInline
+        internal let target: Locked<PrintTarget>
+
+        @inlinable
+        internal init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
+            self.downstream = downstream
+            self.prefix = prefix.isEmpty ? "" : prefix + ": "
+            target = Locked(PrintTarget(stream))
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        internal func log(_ event: String) {
+            let line = prefix + event
+            target.withLock { Swift.print(line, to: &$0) }
+        }
+
+        @inlinable
+        internal func log(_ demand: Subscribers.Demand, synchronous: Bool) {
+            let suffix = synchronous ? " (synchronous)" : ""
+            if let max = demand.max {
+                log("request max: (\(max))" + suffix)
+            } else {
+                log("request unlimited" + suffix)
+            }
+        }
+
+        @inlinable
+        internal func receive(subscription: any Subscription) {
+            log("receive subscription: (\(subscription))")
+            let accepted = link.withLock { link -> Bool in
+                guard case .awaitingSubscription = link else { return false }
+                link = .subscribed(subscription)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            gate.open()
+            downstream?.receive(subscription: self)
+            if gate.leave() {
+                downstream = nil
+            }
+        }
+
+        @inlinable
+        internal func receive(_ input: Output) -> Subscribers.Demand {
+            log("receive value: (\(input))")
+            guard gate.enter("Print"), let downstream else { return .none }
+            let demand = downstream.receive(input)
+            if gate.leave() {
+                self.downstream = nil
+                return .none
+            }
+            if demand > 0 {
+                log(demand, synchronous: true)
+            }
+            return demand
+        }
+
+        @inlinable
+        internal func receive(completion: Subscribers.Completion<Failure>) {
+            switch completion {
+            case .finished: log("receive finished")
+            case .failure(let error): log("receive error: (\(error))")
+            }
+            let previous = link.withLock { link -> Link in
+                defer { link = .terminal }
+                return link
+            }
+            guard case .subscribed = previous else { return }
+            gate.stopFromSerialPath()
+            let released = downstream
+            downstream = nil
+            released?.receive(completion: completion)
+        }
+
+        @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
+            log(demand, synchronous: false)
+            let upstream = link.withLock { link -> (any Subscription)? in
+                guard case .subscribed(let upstream) = link else { return nil }
+                return upstream
+            }
+            upstream?.request(demand)
+        }
+
+        @inlinable
+        internal func cancel() {
+            log("receive cancel")
+            let previous = link.withLock { link -> Link in
+                defer { link = .terminal }
+                return link
+            }
+            guard case .subscribed(let upstream) = previous else { return }
+            if gate.stopFromOutside() {
+                downstream = nil
+            }
+            upstream.cancel()
+        }
+
+        @usableFromInline
+        internal var description: String { "Print" }
+
+        @usableFromInline
+        internal var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        @usableFromInline
+        internal var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,212 @@
+extension Publisher {
+    /// Applies a closure to create a subject that delivers elements to subscribers.
+    ///
+    /// Use a multicast publisher when you have multiple downstream subscribers, but you want
+    /// upstream publishers to only process one `receive(_:)` call per event. The closure runs
+    /// once, when the first subscriber attaches or on the first ``ConnectablePublisher/connect()``,
+    /// whichever comes first; every subscriber then shares that subject. Nothing is requested
+    /// from the upstream until you call `connect()`.
+    /// - Parameter createSubject: A closure to create the ``Subject`` that delivers elements to
+    ///   the subscribers.
+    /// - Returns: A connectable publisher that multicasts through the created subject; its
+    ///   failure type is the upstream's.
+    @inlinable
+    public func multicast<S: Subject>(_ createSubject: @escaping () -> S) -> Publishers.Multicast<Self, S>
+    where S.Failure == Failure, S.Output == Output {
+        Publishers.Multicast(upstream: self, createSubject: createSubject)
+    }
+
+    /// Provides a subject to deliver elements to multiple subscribers.
+    ///
+    /// In contrast with ``multicast(_:)``, this method shares the given subject among all the
+    /// downstream subscribers. Nothing is requested from the upstream until you call
+    /// ``ConnectablePublisher/connect()``.
+    /// - Parameter subject: A subject to deliver elements to downstream subscribers.
+    /// - Returns: A connectable publisher that multicasts through `subject`.
+    @inlinable
+    public func multicast<S: Subject>(subject: S) -> Publishers.Multicast<Self, S>
+    where S.Failure == Failure, S.Output == Output {
+        multicast { subject }
+    }
+}
+
+extension Publishers {
+    /// A publisher that uses a subject to deliver elements to multiple subscribers.
+    ///
+    /// Subscribers attach to the subject, which honours each one's own demand (a
+    /// `PassthroughSubject` drops a value for a subscriber without demand). ``connect()``
+    /// subscribes the subject to the upstream; the subject asks the upstream for `.unlimited`
+    /// once any subscriber has demand. Values reach subscribers on the thread that delivers
+    /// them upstream. Cancelling the cancellable returned by `connect()` cancels the upstream;
+    /// the subscribers stay attached to the subject.
+    public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
+    where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// A closure that creates the subject the first time it is needed.
+        public let createSubject: () -> SubjectType
+
+        @usableFromInline
+        internal let made = Locked<SubjectType?>(nil)
+
+        /// Creates a multicast publisher that applies a closure to create a subject that
+        /// delivers elements to subscribers.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - createSubject: A closure that creates the subject, once.
+        public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
+            self.upstream = upstream
+            self.createSubject = createSubject
+        }
+
+        /// The subject, created on first use. The closure is user code, so it runs outside the
+        /// lock; should two threads race to create it, the first to finish wins and the other
+        /// subject is dropped unused.
+        @usableFromInline
+        internal var subject: SubjectType {
+            if let existing = made.withLock({ $0 }) { return existing }
+            let fresh = createSubject()
+            return made.withLock { made in
+                if let winner = made { return winner }
+                made = fresh
+                return fresh
+            }
+        }
+
+        /// Attaches `subscriber` to the shared subject.
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            subject.subscribe(Inner(downstream: subscriber))
+        }
+
+        /// Subscribes the subject to the upstream publisher.
+        /// - Returns: A cancellable that cancels the upstream subscription; deallocating it
+        ///   cancels too, so keep it for as long as the connection should last.
+        public func connect() -> any Cancellable {
+            upstream.subscribe(subject)
+        }
+    }
+}
+
+extension Publishers.Multicast {
+    /// One subscriber's subscription, standing between it and the subject's subscription.
+    ///
+    /// As in ``Publishers/HandleEvents``, who ends the stream is decided under the `link` lock,
+    /// while the downstream is handed over through a ``DeliveryGate`` so a value takes no lock.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+        @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+
+        @usableFromInline
+        internal enum Link {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            case terminal
+        }
+
+        @usableFromInline
+        internal let link = Locked(Link.awaitingSubscription)
+
+        @usableFromInline
+        internal let gate = DeliveryGate()
+
+        /// Read and written only on the serial path, or by the side the gate names.
+        @usableFromInline
+        internal var downstream: Downstream?
+
+        @inlinable
+        internal init(downstream: Downstream) {
+            self.downstream = downstream
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        internal func receive(subscription: any Subscription) {
+            let accepted = link.withLock { link -> Bool in
+                guard case .awaitingSubscription = link else { return false }
+                link = .subscribed(subscription)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            gate.open()
+            downstream?.receive(subscription: self)
+            if gate.leave() {
+                downstream = nil
+            }
+        }
+
+        @inlinable
+        internal func receive(_ input: Output) -> Subscribers.Demand {
+            guard gate.enter("Multicast"), let downstream else { return .none }
+            let demand = downstream.receive(input)
+            if gate.leave() {
+                self.downstream = nil
+                return .none
+            }
+            return demand
+        }
+
+        @inlinable
+        internal func receive(completion: Subscribers.Completion<Failure>) {
+            let previous = link.withLock { link -> Link in
+                defer { link = .terminal }
+                return link
+            }
+            guard case .subscribed = previous else { return }
+            gate.stopFromSerialPath()
+            let released = downstream
+            downstream = nil
+            released?.receive(completion: completion)
+        }
+
+        @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: Multicast was asked for .none")
+            let upstream = link.withLock { link -> (any Subscription)? in
+                guard case .subscribed(let upstream) = link else { return nil }
+                return upstream
+            }
+            upstream?.request(demand)
+        }
+
+        @inlinable
+        internal func cancel() {
+            let previous = link.withLock { link -> Link in
+                defer { link = .terminal }
+                return link
+            }
+            guard case .subscribed(let upstream) = previous else { return }
+            if gate.stopFromOutside() {
+                downstream = nil
+            }
+            upstream.cancel()
+        }
+
+        @usableFromInline
+        internal var description: String { "Multicast" }
+
+        @usableFromInline
+        internal var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        @usableFromInline
+        internal var playgroundDescription: Any { description }
+    }
+}
