@@ -98,6 +98,55 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.Filter", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(currentValueUnderTest()) { $0.filter { _ in true } }
             },
+            // ops-reduce: scan, errors, duplicates, replacement, collecting and reducing operators.
+            .cold("Publishers.Scan", elements: 5, options: .tether()) { (0..<5).publisher.scan(0, +) },
+            .cold("Publishers.TryScan", elements: 5, options: .tether()) { (0..<5).publisher.tryScan(0, +) },
+            .cold("Publishers.SetFailureType", elements: 5, options: .tether()) {
+                (0..<5).publisher.setFailureType(to: TestError.self)
+            },
+            .cold("Publishers.MapError", elements: 5, options: .tether()) {
+                (0..<5).publisher.setFailureType(to: TestError.self).mapError { TestError(id: $0.id + 1) }
+            },
+            .cold("Publishers.RemoveDuplicates", elements: 5, options: .tether()) {
+                [0, 0, 1, 2, 2, 3, 4].publisher.removeDuplicates()
+            },
+            .cold("Publishers.TryRemoveDuplicates", elements: 5, options: .tether()) {
+                [0, 1, 1, 2, 3, 3, 4].publisher.tryRemoveDuplicates(by: ==)
+            },
+            .cold("Publishers.CollectByCount", elements: 3, options: .tether()) { (0..<8).publisher.collect(3) },
+            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether()) { (0..<5).publisher.replaceEmpty(with: 9) },
+            .cold("Publishers.ReplaceEmpty", "empty", elements: 1, options: .tether()) {
+                Empty<Int, Never>().replaceEmpty(with: 9)
+            },
+            .driven("Publishers.ReplaceError", elements: 5, options: .tether(multicast: true)) {
+                let subject = PassthroughSubject<Int, TestError>()
+                return .hot(
+                    subject.replaceError(with: -1), send: { subject.send($0) },
+                    finish: { subject.send(completion: .finished) })
+            },
+            .driven("Publishers.IgnoreOutput", elements: 0, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.ignoreOutput() }
+            },
+            .cold("Publishers.Collect", elements: 1, options: .tether()) { (0..<5).publisher.collect() },
+            .cold("Publishers.Reduce", elements: 1, options: .tether()) { (0..<5).publisher.reduce(0, +) },
+            .cold("Publishers.TryReduce", elements: 1, options: .tether()) { (0..<5).publisher.tryReduce(0, +) },
+            .cold("Publishers.Count", elements: 1, options: .tether()) { (0..<5).publisher.count() },
+            .cold("Publishers.Comparison", elements: 1, options: .tether()) { (0..<5).publisher.max() },
+            .cold("Publishers.TryComparison", elements: 1, options: .tether()) { (0..<5).publisher.tryMin(by: <) },
+            .cold("Publishers.AllSatisfy", elements: 1, options: .tether()) { (0..<5).publisher.allSatisfy { $0 < 9 } },
+            .cold("Publishers.TryAllSatisfy", elements: 1, options: .tether()) {
+                (0..<5).publisher.tryAllSatisfy { $0 < 9 }
+            },
+            .cold("Publishers.Contains", elements: 1, options: .tether()) { (0..<5).publisher.contains(3) },
+            .cold("Publishers.ContainsWhere", elements: 1, options: .tether()) {
+                (0..<5).publisher.contains { $0 > 9 }
+            },
+            .cold("Publishers.TryContainsWhere", elements: 1, options: .tether()) {
+                (0..<5).publisher.tryContains { $0 == 2 }
+            },
+            .driven("Publishers.Reduce", "subject", elements: 1, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.reduce(0, +) }
+            },
         ]
     }
 
