@@ -166,7 +166,7 @@ func pendingFutureUnderTest() -> PublisherUnderTest<Future<Int, TestError>> {
 final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
-        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8
+        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9
     }
 
     // Split into groups so that each array literal type-checks quickly.
@@ -455,6 +455,60 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.Breakpoint", elements: 5, options: .tether()) { (0..<5).publisher.breakpoint() },
             .driven("Publishers.Breakpoint", "onError", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.breakpointOnError() }
+            },
+        ]
+    }
+
+    private static var rows9: [ConformanceRow] {
+        [
+            // ops-reduce: scan, errors, duplicates, replacement, collecting and reducing operators.
+            .cold("Publishers.Scan", elements: 5, options: .tether()) { (0..<5).publisher.scan(0, +) },
+            .cold("Publishers.TryScan", elements: 5, options: .tether()) { (0..<5).publisher.tryScan(0, +) },
+            .cold("Publishers.SetFailureType", elements: 5, options: .tether()) {
+                (0..<5).publisher.setFailureType(to: TestError.self)
+            },
+            .cold("Publishers.MapError", elements: 5, options: .tether()) {
+                (0..<5).publisher.setFailureType(to: TestError.self).mapError { TestError(id: $0.id + 1) }
+            },
+            .cold("Publishers.RemoveDuplicates", elements: 5, options: .tether()) {
+                [0, 0, 1, 2, 2, 3, 4].publisher.removeDuplicates()
+            },
+            .cold("Publishers.TryRemoveDuplicates", elements: 5, options: .tether()) {
+                [0, 1, 1, 2, 3, 3, 4].publisher.tryRemoveDuplicates(by: ==)
+            },
+            .cold("Publishers.CollectByCount", elements: 3, options: .tether()) { (0..<8).publisher.collect(3) },
+            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether()) { (0..<5).publisher.replaceEmpty(with: 9) },
+            .cold("Publishers.ReplaceEmpty", "empty", elements: 1, options: .tether()) {
+                Empty<Int, Never>().replaceEmpty(with: 9)
+            },
+            .driven("Publishers.ReplaceError", elements: 5, options: .tether(multicast: true)) {
+                let subject = PassthroughSubject<Int, TestError>()
+                return .hot(
+                    subject.replaceError(with: -1), send: { subject.send($0) },
+                    finish: { subject.send(completion: .finished) })
+            },
+            .driven("Publishers.IgnoreOutput", elements: 0, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.ignoreOutput() }
+            },
+            .cold("Publishers.Collect", elements: 1, options: .tether()) { (0..<5).publisher.collect() },
+            .cold("Publishers.Reduce", elements: 1, options: .tether()) { (0..<5).publisher.reduce(0, +) },
+            .cold("Publishers.TryReduce", elements: 1, options: .tether()) { (0..<5).publisher.tryReduce(0, +) },
+            .cold("Publishers.Count", elements: 1, options: .tether()) { (0..<5).publisher.count() },
+            .cold("Publishers.Comparison", elements: 1, options: .tether()) { (0..<5).publisher.max() },
+            .cold("Publishers.TryComparison", elements: 1, options: .tether()) { (0..<5).publisher.tryMin(by: <) },
+            .cold("Publishers.AllSatisfy", elements: 1, options: .tether()) { (0..<5).publisher.allSatisfy { $0 < 9 } },
+            .cold("Publishers.TryAllSatisfy", elements: 1, options: .tether()) {
+                (0..<5).publisher.tryAllSatisfy { $0 < 9 }
+            },
+            .cold("Publishers.Contains", elements: 1, options: .tether()) { (0..<5).publisher.contains(3) },
+            .cold("Publishers.ContainsWhere", elements: 1, options: .tether()) {
+                (0..<5).publisher.contains { $0 > 9 }
+            },
+            .cold("Publishers.TryContainsWhere", elements: 1, options: .tether()) {
+                (0..<5).publisher.tryContains { $0 == 2 }
+            },
+            .driven("Publishers.Reduce", "subject", elements: 1, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.reduce(0, +) }
             },
         ]
     }

@@ -1,0 +1,198 @@
+import Synchronization
+
+extension Publishers {
+    /// A publisher that buffers a maximum number of items.
+    ///
+    /// When the subscriber requests `.max(n)` arrays, the publisher requests `.max(count * n)`
+    /// from the upstream, and the demand returned for each full array is multiplied the same way.
+    /// A full buffer goes out as one array; when the upstream finishes, a partial buffer goes out
+    /// before `.finished`. An upstream failure drops the buffer and passes through as
+    /// `Upstream.Failure`. Arrays go out on the thread that delivers the upstream's signals.
+    /// Completion or cancellation releases the subscriber and the buffer.
+    public struct CollectByCount<Upstream: Publisher>: Publisher {
+        /// The kind of values published by this publisher: up to `count` elements at a time.
+        public typealias Output = [Upstream.Output]
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The maximum number of received elements to buffer before publishing.
+        public let count: Int
+
+        /// Creates a publisher that buffers a maximum number of items.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - count: The maximum number of received elements to buffer before publishing.
+        @inlinable
+        public init(upstream: Upstream, count: Int) {
+            self.upstream = upstream
+            self.count = count
+        }
+
+        /// Attaches `subscriber` through a subscription described as "CollectByCount"; traps
+        /// unless `count` is positive.
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            precondition(count > 0, "collect(_:) needs a positive count, not \(count)")
+            upstream.subscribe(Inner(downstream: subscriber, count: count))
+        }
+    }
+}
+
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
+
+extension Publishers.CollectByCount {
+    /// The subscription: the buffer and the downstream live on the upstream's serial path,
+    /// handed over through a ``DeliveryGate``; who ends the stream is decided under `link`.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
+        @usableFromInline
+        internal enum Link {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            case terminal
+        }
+
+        @usableFromInline let link = Locked(Link.awaitingSubscription)
+        @usableFromInline let gate = DeliveryGate()
+        /// Set by `cancel`; read between a partial array and `.finished`, so a downstream that
+        /// cancels from inside `receive(_:)` gets nothing after its `cancel()` returns.
+        @usableFromInline let cancelled = Atomic<Bool>(false)
+        @usableFromInline let count: Int
+        /// Serial path only, or whichever side the gate names; `nil` once released.
+        @usableFromInline var downstream: Downstream?
+        /// Serial path only, like `downstream`.
+        @usableFromInline var buffer: [Upstream.Output] = []
+
+        @inlinable
+        init(downstream: Downstream, count: Int) {
+            self.downstream = downstream
+            self.count = count
+            buffer.reserveCapacity(count)
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            let accepted = link.withLock { link -> Bool in
+                guard case .awaitingSubscription = link else { return false }
+                link = .subscribed(subscription)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            gate.open()
+            downstream?.receive(subscription: self)
+            if gate.leave() {
+                release()
+            }
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard gate.enter("CollectByCount"), let downstream else { return .none }
+            buffer.append(input)
+            var demand = Subscribers.Demand.none
+            if buffer.count == count {
+                let full = buffer
+                buffer = []
+                buffer.reserveCapacity(count)
+                demand = downstream.receive(full) * count
+            }
+            if gate.leave() {
+                release()
+                return .none
+            }
+            return demand
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let previous = link.withLock { link -> Link in
+                defer { link = .terminal }
+                return link
+            }
+            switch previous {
+            case .awaitingSubscription:
+                preconditionFailure(
+                    "A publisher must send the subscription before its completion: CollectByCount received the completion first")
+            case .terminal:
+                return
+            case .subscribed:
+                gate.stopFromSerialPath()
+                let (downstream, rest) = (self.downstream, buffer)
+                release()
+                guard let downstream else { return }
+                if case .finished = completion, !rest.isEmpty {
+                    _ = downstream.receive(rest)
+                    if cancelled.load(ordering: .acquiring) { return }
+                }
+                downstream.receive(completion: completion)
+            }
+        }
+
+        @usableFromInline
+        func release() {
+            downstream = nil
+            buffer = []
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: CollectByCount was asked for .none")
+            let upstream = link.withLock { link -> (any Subscription)? in
+                guard case .subscribed(let upstream) = link else { return nil }
+                return upstream
+            }
+            upstream?.request(demand * count)
+        }
+
+        @inlinable
+        func cancel() {
+            cancelled.store(true, ordering: .releasing)
+            let previous = link.withLock { link -> Link in
+                defer { link = .terminal }
+                return link
+            }
+            guard case .subscribed(let upstream) = previous else { return }
+            if gate.stopFromOutside() {
+                release()
+            }
+            upstream.cancel()
+        }
+
+        @usableFromInline var description: String { "CollectByCount" }
+        /// Only `count`: the buffer and the downstream belong to the serial path.
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["count": count]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}
+
+extension Publisher {
+    /// Collects up to the specified number of elements, and then emits a single array of the
+    /// collection.
+    ///
+    /// If the upstream publisher finishes before collecting the specified number of elements,
+    /// the publisher sends an array of only the items it received. If the upstream fails, the
+    /// error is forwarded instead. When this publisher receives a request for `.max(n)`
+    /// elements, it requests `.max(count * n)` from the upstream publisher.
+    /// - Parameter count: The maximum number of received elements to buffer before publishing.
+    /// - Returns: A publisher that collects up to the specified number of elements, and then
+    ///   publishes them as an array.
+    @inlinable
+    public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+        Publishers.CollectByCount(upstream: self, count: count)
+    }
+}

@@ -1,0 +1,209 @@
+import Synchronization
+
+/// The subscription behind ``Publishers/ReplaceEmpty`` and ``Publishers/ReplaceError``: it
+/// relays values and demand unchanged, and at the upstream's completion either forwards a
+/// completion or substitutes `output` followed by `.finished`.
+///
+/// The substitute is a value, so it needs demand: it goes out at once if the downstream has
+/// demand outstanding, and otherwise waits for the next request. To know that, the relay counts
+/// the demand requested minus the values delivered plus the demand those deliveries returned;
+/// the count sits in its own small mutex so the per-value path never touches the generic `link`.
+/// Completion or cancellation releases the downstream.
+@usableFromInline
+internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+{
+    @usableFromInline
+    internal typealias Input = Downstream.Input
+
+    @usableFromInline
+    internal typealias Failure = UpstreamFailure
+
+    /// What the relay does at the upstream's completion.
+    @usableFromInline
+    internal enum Ending {
+        /// Publish `output`, then `.finished`.
+        case substitute
+        /// Pass this completion on.
+        case forward(Subscribers.Completion<Downstream.Failure>)
+    }
+
+    /// Decides the ending from the upstream's completion and whether any value went through.
+    @usableFromInline
+    internal typealias Decide = (Subscribers.Completion<UpstreamFailure>, _ sawValue: Bool) -> Ending
+
+    @usableFromInline
+    internal enum Link {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// The upstream is done; the substitute waits for the downstream's next request.
+        case parked(Downstream)
+        case terminal
+    }
+
+    @usableFromInline
+    internal enum Outcome {
+        case nothing
+        case parked
+        case substitute(Downstream)
+        case forward(Downstream, Subscribers.Completion<Downstream.Failure>)
+    }
+
+    @usableFromInline let link = Locked(Link.awaitingSubscription)
+    @usableFromInline let gate = DeliveryGate()
+    /// Demand requested and not yet used up by a value.
+    @usableFromInline let outstanding = Mutex(Subscribers.Demand.none)
+    /// Set by `cancel`; read between the substitute and `.finished`, so a downstream that
+    /// cancels from inside `receive(_:)` gets nothing after its `cancel()` returns.
+    @usableFromInline let cancelled = Atomic<Bool>(false)
+    /// Serial path only, or whichever side the gate names; `nil` once released.
+    @usableFromInline var downstream: Downstream?
+    /// Serial path only.
+    @usableFromInline var sawValue = false
+    @usableFromInline let output: Input
+    @usableFromInline let decide: Decide
+    @usableFromInline let name: StaticString
+
+    @inlinable
+    internal init(name: StaticString, downstream: Downstream, output: Input, decide: @escaping Decide) {
+        self.name = name
+        self.downstream = downstream
+        self.output = output
+        self.decide = decide
+        SubscriptionLedger.enter(self)
+    }
+
+    deinit {
+        SubscriptionLedger.leave(self)
+    }
+
+    @inlinable
+    internal func receive(subscription: any Subscription) {
+        let accepted = link.withLock { link -> Bool in
+            guard case .awaitingSubscription = link else { return false }
+            link = .subscribed(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        gate.open()
+        downstream?.receive(subscription: self)
+        if gate.leave() {
+            downstream = nil
+        }
+    }
+
+    @inlinable
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        guard gate.enter(name), let downstream else { return .none }
+        sawValue = true
+        outstanding.withLock { $0 -= 1 }
+        let more = downstream.receive(input)
+        if more > 0 {
+            outstanding.withLock { $0 += more }
+        }
+        if gate.leave() {
+            self.downstream = nil
+            return .none
+        }
+        return more
+    }
+
+    @inlinable
+    internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        let outcome = link.withLock { link -> Outcome in
+            switch link {
+            case .awaitingSubscription:
+                preconditionFailure(
+                    "A publisher must send the subscription before its completion: \(name) received the completion first")
+            case .parked, .terminal:
+                return .nothing
+            case .subscribed:
+                // The link was still live, so `cancel` has not released `downstream`.
+                guard let downstream else { preconditionFailure("\(name) lost its subscriber while subscribed") }
+                switch decide(completion, sawValue) {
+                case .forward(let completion):
+                    link = .terminal
+                    return .forward(downstream, completion)
+                case .substitute:
+                    // A request adds to `outstanding` before it looks at `link`, so either this
+                    // sees its demand or it sees the parked subscriber.
+                    if outstanding.withLock({ $0 > 0 }) {
+                        link = .terminal
+                        return .substitute(downstream)
+                    }
+                    link = .parked(downstream)
+                    return .parked
+                }
+            }
+        }
+        if case .nothing = outcome { return }
+        gate.stopFromSerialPath()
+        downstream = nil
+        switch outcome {
+        case .nothing, .parked:
+            return
+        case .substitute(let downstream):
+            substitute(to: downstream)
+        case .forward(let downstream, let completion):
+            downstream.receive(completion: completion)
+        }
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
+        outstanding.withLock { $0 += demand }
+        let (upstream, parked) = link.withLock { link -> ((any Subscription)?, Downstream?) in
+            switch link {
+            case .subscribed(let upstream):
+                return (upstream, nil)
+            case .parked(let downstream):
+                link = .terminal
+                return (nil, downstream)
+            case .awaitingSubscription, .terminal:
+                return (nil, nil)
+            }
+        }
+        upstream?.request(demand)
+        if let parked {
+            substitute(to: parked)
+        }
+    }
+
+    /// Sends `output`, then `.finished` unless the downstream cancelled meanwhile.
+    @usableFromInline
+    internal func substitute(to downstream: Downstream) {
+        _ = downstream.receive(output)
+        if cancelled.load(ordering: .acquiring) { return }
+        downstream.receive(completion: .finished)
+    }
+
+    @inlinable
+    internal func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        let previous = link.withLock { link -> Link in
+            defer { link = .terminal }
+            return link
+        }
+        // A parked downstream is released with `previous`, outside the lock.
+        guard case .subscribed(let upstream) = previous else { return }
+        if gate.stopFromOutside() {
+            downstream = nil
+        }
+        upstream.cancel()
+    }
+
+    @usableFromInline
+    internal var description: String { "\(name)" }
+
+    /// No children: the downstream belongs to the serial path.
+    @usableFromInline
+    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}

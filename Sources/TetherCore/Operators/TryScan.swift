@@ -1,0 +1,79 @@
+extension Publishers {
+    /// A publisher that transforms elements from the upstream publisher by providing the current
+    /// element to a failable closure along with the last value returned by the closure.
+    ///
+    /// Demand passes through unchanged. If the closure throws, the publisher cancels the upstream
+    /// and fails with the thrown error; it delivers nothing after that. Upstream failures are
+    /// republished as `any Error`. The closure runs on the thread that delivers the upstream
+    /// value. Completion or cancellation releases the subscriber, the closure and the running
+    /// result.
+    public struct TryScan<Upstream: Publisher, Output>: Publisher {
+        /// The kind of errors this publisher might publish: any error, thrown or upstream.
+        public typealias Failure = any Error
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The previous result returned by the closure, for the first element.
+        public let initialResult: Output
+
+        /// An error-throwing closure that takes as its arguments the previous value returned by
+        /// the closure and the next element emitted from the upstream publisher.
+        public let nextPartialResult: (Output, Upstream.Output) throws -> Output
+
+        /// Creates a publisher that transforms elements from the upstream publisher by providing
+        /// the current element to a failable closure along with the last value returned by the
+        /// closure.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - initialResult: The previous result returned by the closure, for the first
+        ///     element.
+        ///   - nextPartialResult: An error-throwing closure that takes as its arguments the
+        ///     previous value returned by the closure and the next element emitted from the
+        ///     upstream publisher.
+        @inlinable
+        public init(
+            upstream: Upstream, initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Attaches `subscriber` through a ``TryRelay`` subscription described as "TryScan".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let nextPartialResult = self.nextPartialResult
+            // One running result per subscription, touched only on the relay's serial path.
+            var accumulated = initialResult
+            upstream.subscribe(
+                TryRelay<Upstream.Output, Upstream.Failure, S>(name: "TryScan", downstream: subscriber) {
+                    accumulated = try nextPartialResult(accumulated, $0)
+                    return accumulated
+                })
+        }
+    }
+}
+
+extension Publisher {
+    /// Transforms elements from the upstream publisher by providing the current element to an
+    /// error-throwing closure along with the last value returned by the closure.
+    ///
+    /// Demand passes through unchanged. If the closure throws, the upstream is cancelled and the
+    /// publisher fails with the error.
+    /// - Parameters:
+    ///   - initialResult: The previous result returned by the `nextPartialResult` closure.
+    ///   - nextPartialResult: An error-throwing closure that takes as its arguments the previous
+    ///     value returned by the closure and the next element emitted from the upstream
+    ///     publisher.
+    /// - Returns: A publisher that transforms elements by applying a closure that receives its
+    ///   previous return value and the next element from the upstream publisher.
+    @inlinable
+    public func tryScan<T>(
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
+    ) -> Publishers.TryScan<Self, T> {
+        Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    }
+}

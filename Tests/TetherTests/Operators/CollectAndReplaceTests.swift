@@ -1,0 +1,143 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class CollectAndReplaceTests: TetherTestCase {
+    func testCollectByCountMultipliesDemandByCountAndFlushesThePartialBufferOnFinish() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<[Int], Never>(demand: .max(2), demandPerValue: { _ in .max(1) })
+        publisher.collect(3).subscribe(recorder)
+        XCTAssertEqual(publisher.send(1), [.none])
+        XCTAssertEqual(publisher.send(2), [.none])
+        XCTAssertEqual(publisher.send(3), [.max(3)])
+        XCTAssertEqual(publisher.send(4), [.none])
+        publisher.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value([1, 2, 3]), .value([4]), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(6))])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["CollectByCount"])
+        publisher.releaseSubscribers()
+    }
+
+    func testCollectByCountDropsTheBufferOnFailure() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<[Int], TestError>()
+        publisher.collect(2).subscribe(recorder)
+        publisher.send(1)
+        publisher.send(completion: .failure(TestError(id: 1)))
+        publisher.send(2)
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 1)))])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
+        publisher.releaseSubscribers()
+    }
+
+    func testCollectByCountCancelReleasesDownstreamAndCancelsUpstream() {
+        let publisher = RecordingPublisher<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<[Int], Never>?
+        do {
+            let recorder = RecordingSubscriber<[Int], Never>(demand: .max(1))
+            weakRecorder = recorder
+            publisher.collect(2).subscribe(recorder)
+            publisher.send(1)
+            recorder.cancel()
+            XCTAssertEqual(publisher.send(2), [.none])
+            XCTAssertEqual(recorder.events, [.subscription])
+        }
+        XCTAssertNil(weakRecorder)
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(2)), .cancelled])
+        publisher.releaseSubscribers()
+    }
+
+    func testReplaceEmptyPublishesTheElementWhenUpstreamFinishesEmpty() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
+        publisher.replaceEmpty(with: 9).subscribe(recorder)
+        publisher.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value(9), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1))])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["ReplaceEmpty"])
+        publisher.releaseSubscribers()
+    }
+
+    func testReplaceEmptyWaitsForDemandBeforeTheSubstitute() {
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        Empty<Int, Never>().replaceEmpty(with: 9).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(9), .completion(.finished)])
+    }
+
+    func testReplaceEmptyPassesValuesAndFailuresThrough() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(2), demandPerValue: { _ in .max(1) })
+        publisher.replaceEmpty(with: 9).subscribe(recorder)
+        XCTAssertEqual(publisher.send(1), [.max(1)])
+        publisher.send(completion: .finished)
+        let failing = RecordingSubscriber<Int, TestError>()
+        Fail<Int, TestError>(error: TestError(id: 2)).replaceEmpty(with: 9).subscribe(failing)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        XCTAssertEqual(failing.events, [.subscription, .completion(.failure(TestError(id: 2)))])
+        publisher.releaseSubscribers()
+    }
+
+    func testReplaceErrorSubstitutesTheElementWhenDemandIsOutstanding() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
+        publisher.replaceError(with: -1).subscribe(recorder)
+        publisher.send(1)
+        publisher.send(completion: .failure(TestError(id: 1)))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(-1), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(2))])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["ReplaceError"])
+        publisher.releaseSubscribers()
+    }
+
+    func testReplaceErrorWithNoOutstandingDemandWaitsForTheNextRequest() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
+        publisher.replaceError(with: -1).subscribe(recorder)
+        publisher.send(1)
+        publisher.send(completion: .failure(TestError(id: 1)))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1)])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(-1), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1))])
+        publisher.releaseSubscribers()
+    }
+
+    func testReplaceErrorCancelWhileWaitingReleasesTheSubscriber() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+            weakRecorder = recorder
+            publisher.replaceError(with: -1).subscribe(recorder)
+            publisher.send(completion: .failure(TestError(id: 1)))
+            recorder.cancel()
+            XCTAssertEqual(recorder.events, [.subscription])
+        }
+        XCTAssertNil(weakRecorder)
+        XCTAssertEqual(publisher.subscription?.events, [])
+        publisher.releaseSubscribers()
+    }
+
+    func testReplaceEmptyCancelReleasesDownstreamAndCancelsUpstream() {
+        let publisher = RecordingPublisher<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            publisher.replaceEmpty(with: 9).subscribe(recorder)
+            recorder.cancel()
+            publisher.send(completion: .finished)
+            XCTAssertEqual(recorder.events, [.subscription])
+        }
+        XCTAssertNil(weakRecorder)
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
+        publisher.releaseSubscribers()
+    }
+
+    func testReplaceErrorAndReplaceEmptyAreEquatable() {
+        XCTAssertEqual(Just(1).replaceEmpty(with: 2), Just(1).replaceEmpty(with: 2))
+        XCTAssertNotEqual(Just(1).replaceError(with: 2), Just(1).replaceError(with: 3))
+    }
+}

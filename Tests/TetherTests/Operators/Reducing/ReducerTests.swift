@@ -1,0 +1,278 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class ReducerTests: TetherTestCase {
+    func testReduceAsksUpstreamForUnlimitedOnlyAfterTheFirstRequestAndPublishesOnFinish() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .none)
+        publisher.reduce(10, +).subscribe(recorder)
+        XCTAssertEqual(publisher.subscription?.events, [])
+
+        recorder.request(.max(1))
+        recorder.request(.max(4))
+        XCTAssertEqual(publisher.send(1), [.none])
+        XCTAssertEqual(publisher.send(2), [.none])
+        XCTAssertEqual(recorder.events, [.subscription])
+        publisher.send(completion: .finished)
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(13), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["Reduce"])
+    }
+
+    func testResultOfAnUpstreamThatFinishesBeforeAnyRequestWaitsForTheFirstRequest() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        publisher.count().subscribe(recorder)
+        publisher.send(7)
+        publisher.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription])
+
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [])
+        publisher.releaseSubscribers()
+    }
+
+    func testComparisonOfAnEmptyUpstreamFinishesWithoutDemandOrValue() {
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        Empty<Int, Never>().max().subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
+    }
+
+    func testUpstreamFailurePassesThroughWithoutDemandOrResult() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<[Int], TestError>(demand: .none)
+        publisher.collect().subscribe(recorder)
+        publisher.send(1)
+        publisher.send(completion: .failure(TestError(id: 3)))
+        publisher.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 3)))])
+        publisher.releaseSubscribers()
+    }
+
+    func testCollectCountMinMaxOverASequence() {
+        let collected = RecordingSubscriber<[Int], Never>()
+        [3, 1, 2].publisher.collect().subscribe(collected)
+        XCTAssertEqual(collected.events, [.subscription, .value([3, 1, 2]), .completion(.finished)])
+
+        let counted = RecordingSubscriber<Int, Never>()
+        (0..<11).publisher.count().subscribe(counted)
+        XCTAssertEqual(counted.values, [11])
+
+        let minimum = RecordingSubscriber<Int, Never>()
+        [-1, 0, 10, 5].publisher.min().subscribe(minimum)
+        let maximum = RecordingSubscriber<Int, Never>()
+        [0, 10, 5].publisher.max().subscribe(maximum)
+        XCTAssertEqual(minimum.values, [-1])
+        XCTAssertEqual(maximum.values, [10])
+        XCTAssertEqual(maximum.subscriptionDescriptions, ["Comparison"])
+    }
+
+    func testMinByAndMaxByKeepTheFirstOfEqualElements() {
+        let pairs = [(1, "a"), (3, "b"), (1, "c"), (3, "d")]
+        let minimum = RecordingSubscriber<(Int, String), Never>()
+        pairs.publisher.min { $0.0 < $1.0 }.subscribe(minimum)
+        let maximum = RecordingSubscriber<(Int, String), Never>()
+        pairs.publisher.max { $0.0 < $1.0 }.subscribe(maximum)
+        XCTAssertEqual(minimum.values.map(\.1), ["a"])
+        XCTAssertEqual(maximum.values.map(\.1), ["b"])
+    }
+
+    func testContainsCancelsUpstreamOnTheFirstMatchAndIgnoresLaterSignals() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Bool, Never>()
+        publisher.contains(2).subscribe(recorder)
+        publisher.send(1)
+        publisher.send(2)
+        XCTAssertEqual(publisher.send(3), [.none])
+        publisher.send(completion: .finished)
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(true), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["Contains"])
+        publisher.releaseSubscribers()
+    }
+
+    func testContainsWherePublishesFalseWhenUpstreamFinishesWithoutMatch() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Bool, Never>()
+        publisher.contains { $0 > 5 }.subscribe(recorder)
+        publisher.send(1)
+        publisher.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value(false), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["ContainsWhere"])
+        publisher.releaseSubscribers()
+    }
+
+    func testSettledResultBeforeAnyRequestCancelsUpstreamAndWaitsForTheRequest() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Bool, Never>(demand: .none)
+        publisher.allSatisfy { $0 > 0 }.subscribe(recorder)
+        publisher.send(-1)
+        XCTAssertEqual(publisher.subscription?.events, [.cancelled])
+        XCTAssertEqual(recorder.events, [.subscription])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(false), .completion(.finished)])
+        publisher.releaseSubscribers()
+    }
+
+    func testAllSatisfyPublishesTrueOnFinish() {
+        let recorder = RecordingSubscriber<Bool, Never>()
+        [1, 2].publisher.allSatisfy { $0 > 0 }.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(true), .completion(.finished)])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["AllSatisfy"])
+    }
+
+    func testTryOperatorsCancelUpstreamAndFailWithTheThrownErrorThenIgnoreEverything() {
+        func check<P: Publisher>(
+            _ name: String, _ make: (RecordingPublisher<Int, TestError>) -> P, expectValue: Bool = false
+        ) where P.Failure == any Error {
+            let publisher = RecordingPublisher<Int, TestError>()
+            let recorder = RecordingSubscriber<P.Output, any Error>()
+            make(publisher).subscribe(recorder)
+            publisher.send(1)
+            publisher.send(-7)
+            XCTAssertEqual(publisher.send(2), [.none], name)
+            publisher.send(completion: .finished)
+            XCTAssertEqual(recorder.history, [".subscription", ".completion(.failure(TestError(-7)))"], name)
+            XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled], name)
+            XCTAssertEqual(recorder.subscriptionDescriptions, [name])
+            publisher.releaseSubscribers()
+        }
+        let failNegative: (Int) throws -> Void = { if $0 < 0 { throw TestError(id: $0) } }
+        check("TryReduce") { $0.tryReduce(0) { try failNegative($1); return $0 + $1 } }
+        check("TryComparison") { $0.tryMax { try failNegative($1); return $0 < $1 } }
+        check("TryComparison") { $0.tryMin { try failNegative($1); return $0 < $1 } }
+        check("TryAllSatisfy") { $0.tryAllSatisfy { try failNegative($0); return true } }
+        check("TryContainsWhere") { $0.tryContains { try failNegative($0); return false } }
+    }
+
+    func testTryOperatorsRepublishUpstreamFailuresAsAnyError() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, any Error>()
+        publisher.tryReduce(0, +).subscribe(recorder)
+        publisher.send(completion: .failure(TestError(id: 5)))
+        XCTAssertEqual(recorder.history, [".subscription", ".completion(.failure(TestError(5)))"])
+        publisher.releaseSubscribers()
+    }
+
+    func testTryReduceAndTryMinPublishOnFinishWhenNothingThrows() {
+        let sum = RecordingSubscriber<Int, any Error>()
+        [1, 2, 3].publisher.tryReduce(0, +).subscribe(sum)
+        XCTAssertEqual(sum.history, [".subscription", ".value(6)", ".completion(.finished)"])
+        let minimum = RecordingSubscriber<Int, any Error>()
+        [4, 2, 9].publisher.tryMin(by: <).subscribe(minimum)
+        XCTAssertEqual(minimum.history, [".subscription", ".value(2)", ".completion(.finished)"])
+    }
+
+    func testCancelFromInsideReceiveSuppressesTheFinish() {
+        let counted = CancellingRecorder()
+        [1, 2].publisher.count().subscribe(counted)
+        XCTAssertEqual(counted.events, ["value(2)"])
+    }
+
+    func testCancelReleasesDownstreamAndClosureAndCancelsUpstream() {
+        let publisher = RecordingPublisher<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let recorder = RecordingSubscriber<Int, Never>()
+            weakRecorder = recorder
+            publisher.reduce(0) { [token] in _ = token; return $0 + $1 }.subscribe(recorder)
+            publisher.send(1)
+            recorder.cancel()
+        }
+        XCTAssertNil(weakRecorder)
+        XCTAssertNil(weakToken)
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
+        publisher.releaseSubscribers()
+    }
+
+    func testCompletionReleasesDownstreamAndClosureWhileUpstreamStillHoldsTheSubscription() {
+        let publisher = RecordingPublisher<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Bool, Never>?
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            let recorder = RecordingSubscriber<Bool, Never>()
+            weakRecorder = recorder
+            publisher.contains { [token] _ in _ = token; return true }.subscribe(recorder)
+            publisher.send(1)
+        }
+        XCTAssertNil(weakRecorder)
+        XCTAssertNil(weakToken)
+        publisher.releaseSubscribers()
+    }
+
+    func testCancellingAParkedResultReleasesItsSubscriber() {
+        let publisher = RecordingPublisher<Int, Never>()
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+            weakRecorder = recorder
+            publisher.count().subscribe(recorder)
+            publisher.send(completion: .finished)
+            recorder.cancel()
+            XCTAssertEqual(recorder.events, [.subscription])
+        }
+        XCTAssertNil(weakRecorder)
+        publisher.releaseSubscribers()
+    }
+
+    func testReducersDescribeThemselvesAsCombineDoes() {
+        let publisher = RecordingPublisher<Int, Never>()
+        func description<P: Publisher>(_ publisher: P) -> String {
+            let recorder = RecordingSubscriber<P.Output, P.Failure>(demand: .none)
+            publisher.subscribe(recorder)
+            defer { recorder.cancel() }
+            let subscription = recorder.subscription
+            XCTAssertEqual(subscription.map { Mirror(reflecting: $0).children.count }, 0)
+            return recorder.subscriptionDescriptions.first ?? ""
+        }
+        XCTAssertEqual(description(publisher.reduce(0, +)), "Reduce")
+        XCTAssertEqual(description(publisher.count()), "Count")
+        XCTAssertEqual(description(publisher.collect()), "Collect")
+        XCTAssertEqual(description(publisher.min()), "Comparison")
+        XCTAssertEqual(description(publisher.tryMax(by: <)), "TryComparison")
+        XCTAssertEqual(description(publisher.contains(1)), "Contains")
+        XCTAssertEqual(description(publisher.tryAllSatisfy { _ in true }), "TryAllSatisfy")
+        publisher.releaseSubscribers()
+    }
+
+    func testEquatableWhereCombineDeclaresIt() {
+        let publisher = Just(1)
+        XCTAssertEqual(publisher.count(), publisher.count())
+        XCTAssertEqual(publisher.collect(), publisher.collect())
+        XCTAssertEqual(publisher.contains(1), Publishers.Contains(upstream: publisher, output: 1))
+        XCTAssertNotEqual(publisher.contains(1), publisher.contains(2))
+    }
+}
+
+/// Cancels its subscription from inside the first value and records what it gets.
+private final class CancellingRecorder: Subscriber, @unchecked Sendable {
+    var events: [String] = []
+    var subscription: (any Subscription)?
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        events.append("value(\(input))")
+        subscription?.cancel()
+        subscription = nil
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        events.append("completion")
+        subscription = nil
+    }
+}
