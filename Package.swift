@@ -12,11 +12,18 @@ let package = Package(
     targets: [
         // The Combine-compatible core: no Foundation, locks from Synchronization.
         .target(name: "TetherCore"),
-        // What users import: re-exports the core (and, later, the Foundation integration).
-        .target(name: "Tether", dependencies: ["TetherCore"]),
-        // Test support: recording subscribers and publishers, leak checks.
+        // Foundation and Dispatch integration: schedulers, Timer, NotificationCenter, URLSession,
+        // coders.
+        .target(name: "TetherFoundation", dependencies: ["TetherCore"]),
+        // What users import: re-exports the core and the Foundation integration.
+        .target(name: "Tether", dependencies: ["TetherCore", "TetherFoundation"]),
+        // Test support: recording subscribers and publishers, conformance kit, leak checks.
         .target(name: "TetherTesting", dependencies: ["Tether"]),
         .executableTarget(name: "tether-demo", dependencies: ["Tether"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
+        // The seed articles' samples, compiled as written: they predate strict concurrency.
+        .testTarget(
+            name: "TetherSeedTests", dependencies: ["Tether", "TetherTesting"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )
