@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A publisher that eventually produces a single value and then finishes or fails.
 ///
 /// The closure passed to ``init(_:)`` runs at once, exactly once, and receives a ``Promise``.
@@ -20,7 +22,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         /// `nil` until the promise is first called.
         var outcome: Result<Output, Failure>?
         /// Subscriptions waiting for the outcome; emptied when it arrives.
-        var waiting: [Conduit] = []
+        var waiting: [any FutureConduit<Output, Failure>] = []
     }
 
     private let state = Locked(State())
@@ -56,7 +58,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     }
 
     private func fulfil(_ result: Result<Output, Failure>) {
-        let waiting = state.withLock { state -> [Conduit]? in
+        let waiting = state.withLock { state -> [any FutureConduit<Output, Failure>]? in
             guard state.outcome == nil else { return nil }
             state.outcome = result
             defer { state.waiting = [] }
@@ -68,8 +70,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         }
     }
 
-    fileprivate func remove(_ conduit: Conduit) {
-        let removed = state.withLock { state -> Conduit? in
+    fileprivate func remove(_ conduit: AnyObject) {
+        let removed = state.withLock { state -> (any FutureConduit<Output, Failure>)? in
             guard let index = state.waiting.firstIndex(where: { $0 === conduit }) else { return nil }
             return state.waiting.remove(at: index)
         }
@@ -78,18 +80,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 }
 
 extension Future {
-    /// What the future knows of a subscription: it can be settled with the outcome.
-    fileprivate class Conduit: @unchecked Sendable {
-        /// Whether the subscription has let go of its subscriber (delivered or cancelled).
-        var isReleased: Bool { preconditionFailure("Future.Conduit is abstract") }
-
-        func settle(_ outcome: Result<Output, Failure>) {
-            preconditionFailure("Future.Conduit is abstract")
-        }
-    }
-
     /// One subscriber's subscription: it waits for both the outcome and (for a value) demand.
-    private final class Inner<Downstream: Subscriber>: Conduit, Subscription,
+    private final class Inner<Downstream: Subscriber>: FutureConduit, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private struct State {
@@ -114,9 +106,11 @@ extension Future {
 
         private let state: Locked<State>
 
+        /// Set by `cancel`; checked between the value and the completion.
+        private let cancelled = Atomic<Bool>(false)
+
         init(downstream: Downstream, future: Future) {
             state = Locked(State(downstream: downstream, future: future))
-            super.init()
             SubscriptionLedger.enter(self)
         }
 
@@ -124,11 +118,11 @@ extension Future {
             SubscriptionLedger.leave(self)
         }
 
-        override var isReleased: Bool {
+        var isReleased: Bool {
             state.withLock { $0.downstream == nil }
         }
 
-        override func settle(_ outcome: Result<Output, Failure>) {
+        func settle(_ outcome: Result<Output, Failure>) {
             let deliverable = state.withLock { state -> (Downstream, Result<Output, Failure>)? in
                 guard state.downstream != nil else { return nil }
                 state.outcome = outcome
@@ -148,6 +142,7 @@ extension Future {
         }
 
         func cancel() {
+            cancelled.store(true, ordering: .releasing)
             let (released, future) = state.withLock { state -> (Downstream?, Future?) in
                 defer {
                     state.downstream = nil
@@ -165,7 +160,10 @@ extension Future {
             switch outcome {
             case .success(let value):
                 _ = downstream.receive(value)
-                downstream.receive(completion: .finished)
+                // A subscriber that cancelled from inside `receive(_:)` gets no completion.
+                if !cancelled.load(ordering: .acquiring) {
+                    downstream.receive(completion: .finished)
+                }
             case .failure(let error):
                 downstream.receive(completion: .failure(error))
             }
@@ -177,4 +175,16 @@ extension Future {
 
         var playgroundDescription: Any { description }
     }
+}
+
+/// What a future knows of each subscription waiting for its outcome.
+private protocol FutureConduit<Output, Failure>: AnyObject {
+    associatedtype Output
+    associatedtype Failure: Error
+
+    /// Whether the subscription has let go of its subscriber (delivered or cancelled).
+    var isReleased: Bool { get }
+
+    /// Hands the subscription the outcome; it delivers once it also has demand.
+    func settle(_ outcome: Result<Output, Failure>)
 }

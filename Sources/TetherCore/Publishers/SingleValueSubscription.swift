@@ -1,9 +1,12 @@
+import Synchronization
+
 /// The subscription behind ``Just``, `Optional.Publisher` and `Result.Publisher` with a success:
 /// it holds one value and, on the first positive demand, delivers it and then finishes.
 ///
 /// Whoever takes the subscriber out of the lock delivers, so the value goes out exactly once
 /// however many threads request at the same time, and a request made from inside `receive(_:)`
-/// finds nothing left to do. Delivery happens on the thread that requested.
+/// finds nothing left to do. Delivery happens on the thread that requested. A subscriber that
+/// cancels from inside `receive(_:)` gets no completion after it.
 @usableFromInline
 internal final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -14,6 +17,10 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
 
     @usableFromInline
     internal let value: Downstream.Input
+
+    /// Set by `cancel`; checked between the value and the completion.
+    @usableFromInline
+    internal let cancelled = Atomic<Bool>(false)
 
     /// The name of the publisher, used by `description` and in the trap message.
     @usableFromInline
@@ -41,11 +48,14 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
         }
         guard let taken else { return }
         _ = taken.receive(value)
-        taken.receive(completion: .finished)
+        if !cancelled.load(ordering: .acquiring) {
+            taken.receive(completion: .finished)
+        }
     }
 
     @inlinable
     internal func cancel() {
+        cancelled.store(true, ordering: .releasing)
         let released = downstream.withLock { downstream -> Downstream? in
             defer { downstream = nil }
             return downstream

@@ -94,16 +94,6 @@ extension PublisherConformance.Options {
     static var completesAtOnce: Self {
         Self(zeroDemand: .ignored, concurrentSignals: true, cancellation: .immediate)
     }
-
-    /// These options, except that signals may follow `cancel()`: a one-value subscription that
-    /// is cancelled from inside `receive(_:)` still sends the `.finished` that follows the value.
-    /// Combine allows it ("Combine doesn't require that the publisher stop immediately", in
-    /// `Cancellable.cancel()`), so the row checks only that signals stop.
-    var finishingAfterCancel: Self {
-        var options = self
-        options.cancellation = .eventual
-        return options
-    }
 }
 
 /// A `Record` of the element indexes `0..<count`, then `.finished`, or a failure when
@@ -180,17 +170,17 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("AnyPublisher", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.eraseToAnyPublisher() }
             },
-            .cold("Publishers.Map", elements: 5, options: .tether()) { (0..<5).publisher.map { $0 * 10 } },
+            .cold("Publishers.Map", elements: 5, options: .tether()) { recorded(5).map { $0 * 10 } },
             .driven("Publishers.Map", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.map { $0 + 1 } }
             },
-            .cold("Publishers.Filter", elements: 5, options: .tether()) { (0..<10).publisher.filter { $0 % 2 == 0 } },
+            .cold("Publishers.Filter", elements: 5, options: .tether()) { recorded(10).filter { $0 % 2 == 0 } },
             .driven("Publishers.Filter", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(currentValueUnderTest()) { $0.filter { _ in true } }
             },
             // core publishers and operators
-            .cold("Just", elements: 1, options: .tether().finishingAfterCancel) { Just(7) },
-            .cold("Optional.Publisher", elements: 1, options: .tether().finishingAfterCancel) { Optional(7).publisher },
+            .cold("Just", elements: 1, options: .tether()) { Just(7) },
+            .cold("Optional.Publisher", elements: 1, options: .tether()) { Optional(7).publisher },
         ]
     }
 
@@ -198,7 +188,7 @@ final class ConformanceTableTests: TetherTestCase {
         [
             .cold("Optional.Publisher", "nil", elements: 0, options: .completesAtOnce) { Int?.none.publisher },
             .cold(
-                "Result.Publisher", elements: 1, options: .tether().finishingAfterCancel,
+                "Result.Publisher", elements: 1, options: .tether(),
                 make: { Result<Int, TestError>.success(7).publisher },
                 failing: { Result<Int, TestError>.failure(TestError(id: 1)).publisher }),
             .cold("Empty", elements: 0, options: .completesAtOnce) { Empty<Int, TestError>() },
@@ -207,12 +197,12 @@ final class ConformanceTableTests: TetherTestCase {
                 make: { recorded(5) }, failing: { recorded(2, thenFails: true) }),
             .cold("Record", "no output", elements: 0, options: .completesAtOnce) { recorded(0) },
             .cold(
-                "Future", "fulfilled before subscribing", elements: 1, options: .tether().finishingAfterCancel,
+                "Future", "fulfilled before subscribing", elements: 1, options: .tether(),
                 make: { Future<Int, TestError> { $0(.success(7)) } },
                 failing: { Future<Int, TestError> { $0(.failure(TestError(id: 1))) } }),
             .driven(
                 "Future", "fulfilled after subscribing", elements: 1,
-                options: .tether(multicast: true).finishingAfterCancel
+                options: .tether(multicast: true)
             ) {
                 pendingFutureUnderTest()
             },
