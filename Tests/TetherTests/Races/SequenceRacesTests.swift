@@ -35,7 +35,7 @@ final class SequenceRacesTests: TetherTestCase {
                 XCTAssertLessThanOrEqual(values.count, 50)
                 XCTAssertEqual(subscriber.completions, 0)
                 XCTAssertEqual(subscriber.signalsAfterCancel, 0)
-                XCTAssertEqual(SubscriptionLedger.liveCount, 0)
+                XCTAssertEqual(SubscriptionLedger.liveAfterSettling(), [])
             })
     }
 
@@ -51,7 +51,7 @@ final class SequenceRacesTests: TetherTestCase {
             check: { state in
                 XCTAssertEqual(state.0.signalsAfterCancel, 0, "a signal started after cancel() returned")
                 XCTAssertEqual(state.0.overlaps, 0)
-                XCTAssertEqual(SubscriptionLedger.liveCount, 0)
+                XCTAssertEqual(SubscriptionLedger.liveAfterSettling(), [])
             })
     }
 
