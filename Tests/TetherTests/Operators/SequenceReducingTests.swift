@@ -1,0 +1,48 @@
+import Tether
+import TetherTesting
+import XCTest
+
+/// Combine's eager fusions on `Publishers.Sequence` keep Combine's result types.
+final class SequenceReducingTests: TetherTestCase {
+    func testReducingFusionsReturnOneValuePublishers() {
+        let numbers = [3, 1, 2, 2].publisher
+        let sum: Result<Int, Never>.Publisher = numbers.reduce(0, +)
+        let all: Result<[Int], Never>.Publisher = numbers.collect()
+        let count: Result<Int, Never>.Publisher = numbers.count()
+        let hasTwo: Result<Bool, Never>.Publisher = numbers.contains(2)
+        let hasBig: Result<Bool, Never>.Publisher = numbers.contains { $0 > 5 }
+        let smallest: Optional<Int>.Publisher = numbers.min { $0 < $1 }
+        XCTAssertEqual(sum.result, .success(8))
+        XCTAssertEqual(all.result, .success([3, 1, 2, 2]))
+        XCTAssertEqual(count.result, .success(4))
+        XCTAssertEqual(hasTwo.result, .success(true))
+        XCTAssertEqual(hasBig.result, .success(false))
+        XCTAssertEqual(smallest.output, 1)
+    }
+
+    func testThrowingFusionsFailWithTheThrownError() {
+        let numbers = [1, 2, 3].publisher
+        let reduced = numbers.tryReduce(0) { total, next in
+            if next == 3 { throw TestError(id: 3) }
+            return total + next
+        }
+        XCTAssertThrowsError(try reduced.result.get()) { XCTAssertEqual($0 as? TestError, TestError(id: 3)) }
+        let found = numbers.tryContains { $0 == 2 }
+        XCTAssertEqual(try found.result.get(), true)
+    }
+
+    func testSequenceFusionsStaySequencePublishers() {
+        let numbers = [1, 1, 2, 2, 3].publisher
+        let scanned: Publishers.Sequence<[Int], Never> = numbers.scan(0, +)
+        let unique: Publishers.Sequence<[Int], Never> = numbers.removeDuplicates()
+        let replaced: Publishers.Sequence<[Int?], Never> = [1, nil, 3].publisher.replaceNil(with: 0)
+        let failing: Publishers.Sequence<[Int], TestError> = numbers.setFailureType(to: TestError.self)
+        XCTAssertEqual(scanned.sequence, [1, 2, 4, 6, 9])
+        XCTAssertEqual(unique.sequence, [1, 2, 3])
+        XCTAssertEqual(replaced.sequence, [1, 0, 3])
+        let recorder = RecordingSubscriber<Int, TestError>()
+        failing.subscribe(recorder)
+        XCTAssertEqual(recorder.values, [1, 1, 2, 2, 3])
+        XCTAssertEqual(recorder.completion, .finished)
+    }
+}
