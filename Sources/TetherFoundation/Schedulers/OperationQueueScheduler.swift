@@ -35,7 +35,7 @@ extension OperationQueue: Scheduler {
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        let work = RunLoopAction(action)
+        let work = OneShotAction(action)
         let queue = RunLoopAction { [self] in addOperation { work.run() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + max(0, Date().distance(to: date.date))) { queue.run() }
     }
@@ -53,11 +53,11 @@ extension OperationQueue: Scheduler {
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let work = RunLoopAction(action)
+        let work = OneShotAction(action)
         let cancelled = OperationQueueCancelFlag()
         let enqueue = RunLoopAction { [self] in
             addOperation {
-                if !cancelled.isSet { work.run() }
+                if !cancelled.isSet { work.runKeeping() }
             }
         }
         let timer = DispatchSource.makeTimerSource(queue: .global())
@@ -71,6 +71,7 @@ extension OperationQueue: Scheduler {
         return AnyCancellable {
             cancelled.set()
             source.timer.cancel()
+            work.discard()
         }
     }
 }

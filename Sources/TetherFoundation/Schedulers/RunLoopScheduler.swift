@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TetherCore
 
 extension RunLoop: Scheduler {
@@ -19,7 +20,7 @@ extension RunLoop: Scheduler {
     ///   - options: Ignored.
     ///   - action: The action to perform.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        let work = RunLoopAction(action)
+        let work = OneShotAction(action)
         perform { work.run() }
     }
 
@@ -34,8 +35,13 @@ extension RunLoop: Scheduler {
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        let work = RunLoopAction(action)
-        let timer = Timer(fire: date.date, interval: 0, repeats: false) { _ in work.run() }
+        // Foundation on Linux may keep a fired timer, and its block, alive: the block lets go of
+        // the action as it runs it.
+        let work = OneShotAction(action)
+        let timer = Timer(fire: date.date, interval: 0, repeats: false) { timer in
+            work.run()
+            timer.invalidate()
+        }
         timer.tolerance = tolerance.timeInterval
         add(timer, forMode: .default)
     }
@@ -53,12 +59,15 @@ extension RunLoop: Scheduler {
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let work = RunLoopAction(action)
-        let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in work.run() }
+        let work = OneShotAction(action)
+        let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in work.runKeeping() }
         timer.tolerance = tolerance.timeInterval
         add(timer, forMode: .default)
-        let kept = RunLoopAction { timer.invalidate() }
-        return AnyCancellable { kept.run() }
+        let kept = OneShotAction { timer.invalidate() }
+        return AnyCancellable {
+            kept.run()
+            work.discard()
+        }
     }
 }
 
@@ -69,5 +78,46 @@ struct RunLoopAction: @unchecked Sendable {
 
     init(_ run: @escaping () -> Void) {
         self.run = run
+    }
+}
+
+/// An action that a run loop or queue may hold longer than needed: it lets go of the closure
+/// once run (or discarded), so what the closure captures is released on time.
+final class OneShotAction: @unchecked Sendable {
+    private let action: Mutex<Unchecked<(() -> Void)?>>
+
+    init(_ action: @escaping () -> Void) {
+        self.action = Mutex(Unchecked(action))
+    }
+
+    /// Runs the action once and lets go of it.
+    func run() {
+        take()?()
+    }
+
+    /// Runs the action and keeps it, for repetitions.
+    func runKeeping() {
+        action.withLock { Unchecked($0.value) }.value?()
+    }
+
+    /// Lets go of the action without running it.
+    func discard() {
+        _ = take()
+    }
+
+    private func take() -> (() -> Void)? {
+        action.withLock { box -> Unchecked<(() -> Void)?> in
+            defer { box.value = nil }
+            return Unchecked(box.value)
+        }.value
+    }
+}
+
+/// A value handed in and out of a mutex.
+struct Unchecked<Value>: @unchecked Sendable {
+    var value: Value
+
+    init(_ value: Value) {
+        self.value = value
     }
 }
