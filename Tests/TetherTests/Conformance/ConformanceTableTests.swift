@@ -156,7 +156,7 @@ func pendingFutureUnderTest() -> PublisherUnderTest<Future<Int, TestError>> {
 final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
-        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9
+        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows
     }
 
     // Split into groups so that each array literal type-checks quickly.
@@ -503,6 +503,34 @@ final class ConformanceTableTests: TetherTestCase {
         ]
     }
 
+    // Time operators (sched), driven on ImmediateScheduler: every scheduled action runs at once.
+    private static var timeRows: [ConformanceRow] {
+        let immediate = ImmediateScheduler.shared
+        return [
+            .cold("Publishers.ReceiveOn", elements: 5, options: .tether()) { (0..<5).publisher.receive(on: immediate) },
+            .driven("Publishers.ReceiveOn", "subject", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.receive(on: immediate) }
+            },
+            .cold("Publishers.SubscribeOn", elements: 5, options: .tether()) { (0..<5).publisher.subscribe(on: immediate) },
+            .cold(
+                "Publishers.Delay", elements: 5, options: .tether(),
+                make: { recorded(5).delay(for: 1, scheduler: immediate) },
+                failing: { recorded(2, thenFails: true).delay(for: 1, scheduler: immediate) }),
+            .cold("Publishers.MeasureInterval", elements: 5, options: .tether()) {
+                (0..<5).publisher.measureInterval(using: immediate)
+            },
+            .driven("Publishers.Debounce", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.debounce(for: 1, scheduler: immediate) }
+            },
+            .driven("Publishers.Throttle", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.throttle(for: 1, scheduler: immediate, latest: true) }
+            },
+            .cold("Publishers.CollectByTime", elements: 3, options: .tether()) {
+                (0..<6).publisher.collect(.byTimeOrCount(immediate, 1, 2))
+            },
+        ]
+    }
+
     /// Publisher types deliberately left out of the table, with the reason.
     static let exempt: [String: String] = [
         // core publishers and operators
@@ -514,6 +542,11 @@ final class ConformanceTableTests: TetherTestCase {
         "ObservableObjectPublisher": """
             It never completes, and as in Combine it delivers every send() once any demand was \
             requested, without counting demand; the kit has no option for either.
+            """,
+        "Publishers.Timeout": """
+            On ImmediateScheduler the timer armed at subscription fires at once, so the stream \
+            times out before any element; its behaviour is covered with marbles on a \
+            TestScheduler (TimeOperatorMarbleTests).
             """,
         "Published.Publisher": """
             It never completes (the property has no completion); the kit requires a publisher \

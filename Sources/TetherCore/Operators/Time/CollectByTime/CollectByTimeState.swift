@@ -1,0 +1,79 @@
+/// The state machine behind ``Publishers/CollectByTime``: every method runs under the operator's
+/// lock, calls nothing, and returns what the caller must do once the lock is released.
+///
+/// Values gather in `buffer`. Each tick of the periodic timer publishes what has gathered (up
+/// to `count`, with `.byTimeOrCount`), if anything has and the downstream has demand;
+/// `.byTimeOrCount` also publishes as soon as `count` values have gathered. When the upstream
+/// finishes, what is left goes out before the completion; a failure drops it.
+@usableFromInline
+internal struct CollectByTimeState<Output> {
+    /// `nil` for `.byTime`.
+    @usableFromInline let count: Int?
+    @usableFromInline var buffer: [Output] = []
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var terminal = false
+
+    @inlinable
+    init(count: Int?) {
+        self.count = count
+    }
+
+    /// The demand to ask the upstream for when it subscribes.
+    @inlinable
+    var initialUpstreamDemand: Subscribers.Demand { count == nil ? .unlimited : .none }
+
+    /// A value arrived.
+    /// - Returns: A full group to publish now, if there is one and demand allows.
+    @inlinable
+    mutating func receive(_ value: Output) -> [Output]? {
+        guard !terminal else { return nil }
+        buffer.append(value)
+        guard let count, buffer.count >= count else { return nil }
+        return take()
+    }
+
+    /// The periodic timer fired.
+    /// - Returns: The group to publish, if there is one and demand allows.
+    @inlinable
+    mutating func tick() -> [Output]? {
+        guard !terminal else { return nil }
+        return take()
+    }
+
+    @inlinable
+    mutating func take() -> [Output]? {
+        guard !buffer.isEmpty, demand > 0 else { return nil }
+        demand -= 1
+        let size = count.map { Swift.min($0, buffer.count) } ?? buffer.count
+        defer { buffer.removeFirst(size) }
+        return Array(buffer.prefix(size))
+    }
+
+    /// The downstream asked for more groups (by request, or returned from a group).
+    /// - Returns: What to ask the upstream for: `count` values per group with
+    ///   `.byTimeOrCount`, nothing more with `.byTime` (which asked for `.unlimited`).
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand) -> Subscribers.Demand {
+        guard !terminal else { return .none }
+        demand += more
+        guard let count else { return .none }
+        return more * count
+    }
+
+    /// The upstream completed.
+    /// - Returns: Whether this ended the stream, and the group to publish before `.finished`.
+    @inlinable
+    mutating func finish(failed: Bool) -> (ended: Bool, rest: [Output]?) {
+        guard !terminal else { return (false, nil) }
+        terminal = true
+        defer { buffer = [] }
+        return (true, failed || buffer.isEmpty ? nil : buffer)
+    }
+
+    /// The downstream cancelled.
+    @inlinable
+    mutating func cancel() {
+        terminal = true
+        buffer = []
+    }
+}

@@ -1,0 +1,159 @@
+extension Publisher {
+    /// Publishes elements only after a specified time interval elapses between events.
+    ///
+    /// Each value waits `dueTime`; a newer value in that time replaces it and starts the wait
+    /// again, so only the latest value of a burst goes out, once the upstream has been quiet
+    /// for `dueTime`. The operator asks the upstream for `.unlimited` and delivers a value only
+    /// when the subscriber has outstanding demand (otherwise it is dropped). Values and the
+    /// completion are delivered on `scheduler`; a completion drops the value still waiting.
+    /// Failures pass through as `Failure`.
+    /// - Parameters:
+    ///   - dueTime: The time the publisher should wait before publishing an element.
+    ///   - scheduler: The scheduler on which this publisher delivers elements.
+    ///   - options: Scheduler options that customize this publisher's delivery of elements.
+    /// - Returns: A publisher that publishes events only after a specified time elapses.
+    @inlinable
+    public func debounce<S: Scheduler>(
+        for dueTime: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil
+    ) -> Publishers.Debounce<Self, S> {
+        Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes elements only after a specified time interval elapses between
+    /// events.
+    ///
+    /// See ``Publisher/debounce(for:scheduler:options:)``.
+    public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The amount of time the publisher should wait before publishing an element.
+        public let dueTime: Context.SchedulerTimeType.Stride
+
+        /// The scheduler on which this publisher delivers elements.
+        public let scheduler: Context
+
+        /// Scheduler options that customize this publisher's delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that publishes elements only after a specified time interval
+        /// elapses between events.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - dueTime: The amount of time the publisher should wait before publishing an
+        ///     element.
+        ///   - scheduler: The scheduler on which this publisher delivers elements.
+        ///   - options: Scheduler options that customize this publisher's delivery of elements.
+        @inlinable
+        public init(
+            upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?
+        ) {
+            self.upstream = upstream
+            self.dueTime = dueTime
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Attaches `subscriber` through a subscription described as "Debounce".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publishers.Debounce {
+    /// The subscription: a ``DebounceState`` under a lock, timers on the scheduler, and a
+    /// ``DeliveryLine`` for what goes out.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+        @usableFromInline let link = UpstreamLink()
+        @usableFromInline let line: DeliveryLine<Downstream>
+        @usableFromInline let state = Locked(DebounceState<Output>())
+        @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
+        @usableFromInline let scheduler: Context
+        @usableFromInline let options: Context.SchedulerOptions?
+
+        @inlinable
+        init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
+            line = DeliveryLine(downstream: downstream)
+            dueTime = publisher.dueTime
+            scheduler = publisher.scheduler
+            options = publisher.options
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            guard link.attach(subscription), let downstream = line.downstream else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+            subscription.request(.unlimited)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard let generation = state.withLock({ $0.receive(input) }) else { return .none }
+            // Weak: a timer must not keep a stream alive that nobody holds any more.
+            scheduler.schedule(after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options) {
+                [weak self] in
+                self?.fire(generation)
+            }
+            return .none
+        }
+
+        @inlinable
+        func fire(_ generation: Int) {
+            guard let value = state.withLock({ $0.fire(generation) }) else { return }
+            if let more = line.deliverNow(.value(value)), more > 0 {
+                state.withLock { $0.request(more) }
+            }
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            guard link.terminate().ended else { return }
+            _ = state.withLock { $0.end() }
+            if line.enqueue(.completion(completion)) {
+                scheduler.schedule(options: options) { _ = self.line.due() }
+            }
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: Debounce was asked for .none")
+            state.withLock { $0.request(demand) }
+        }
+
+        @inlinable
+        func cancel() {
+            let (_, upstream) = link.terminate()
+            _ = state.withLock { $0.end() }
+            line.cancel()
+            upstream?.cancel()
+        }
+
+        @usableFromInline var description: String { "Debounce" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,165 @@
+extension Publisher {
+    /// Delays delivery of all output to the downstream receiver by a specified amount of time on
+    /// a particular scheduler.
+    ///
+    /// Each value and the completion (finished or failed, as Apple documents: "delays delivery
+    /// of elements and completion") is delivered on `scheduler`, `interval` after it arrived,
+    /// in arrival order; the subscription is handed over synchronously. Requests and cancels
+    /// pass straight to the upstream, and the demand the subscriber returns from each value is
+    /// requested from the upstream after the delivery. Cancelling drops what is still waiting.
+    /// - Parameters:
+    ///   - interval: The amount of time to delay.
+    ///   - tolerance: The allowed tolerance in delivering delayed events; `nil` uses the
+    ///     scheduler's minimum tolerance.
+    ///   - scheduler: The scheduler to deliver the delayed events.
+    ///   - options: Options relevant to the scheduler's behavior.
+    /// - Returns: A publisher that delays delivery of elements and completion to the downstream
+    ///   receiver; its failure type is the upstream's.
+    @inlinable
+    public func delay<S: Scheduler>(
+        for interval: S.SchedulerTimeType.Stride, tolerance: S.SchedulerTimeType.Stride? = nil, scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.Delay<Self, S> {
+        Publishers.Delay(
+            upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance,
+            scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that delays delivery of elements and completion to the downstream receiver.
+    ///
+    /// See ``Publisher/delay(for:tolerance:scheduler:options:)``.
+    public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives its elements.
+        public let upstream: Upstream
+
+        /// The amount of time to delay.
+        public let interval: Context.SchedulerTimeType.Stride
+
+        /// The allowed tolerance in firing delayed events.
+        public let tolerance: Context.SchedulerTimeType.Stride
+
+        /// The scheduler to deliver the delayed events.
+        public let scheduler: Context
+
+        /// Options relevant to the scheduler's behavior.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that delays delivery of elements and completion to the downstream
+        /// receiver.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives its elements.
+        ///   - interval: The amount of time to delay.
+        ///   - tolerance: The allowed tolerance in delivering delayed events.
+        ///   - scheduler: The scheduler to deliver the delayed events.
+        ///   - options: Options relevant to the scheduler's behavior.
+        @inlinable
+        public init(
+            upstream: Upstream, interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
+            scheduler: Context, options: Context.SchedulerOptions? = nil
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.tolerance = tolerance
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Attaches `subscriber` through a subscription described as "Delay".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publishers.Delay {
+    /// The subscription: each upstream signal is queued, and an action scheduled `interval`
+    /// later delivers it through a ``DeliveryLine``.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+        @usableFromInline let link = UpstreamLink()
+        @usableFromInline let line: DeliveryLine<Downstream>
+        @usableFromInline let interval: Context.SchedulerTimeType.Stride
+        @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
+        @usableFromInline let scheduler: Context
+        @usableFromInline let options: Context.SchedulerOptions?
+
+        @inlinable
+        init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
+            line = DeliveryLine(downstream: downstream)
+            interval = publisher.interval
+            tolerance = publisher.tolerance
+            scheduler = publisher.scheduler
+            options = publisher.options
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            guard link.attach(subscription), let downstream = line.downstream else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            if line.enqueue(.value(input)) {
+                scheduleDelivery()
+            }
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            guard link.terminate().ended else { return }
+            if line.enqueue(.completion(completion)) {
+                scheduleDelivery()
+            }
+        }
+
+        @inlinable
+        func scheduleDelivery() {
+            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
+                let demand = self.line.due()
+                if demand > 0 {
+                    self.link.upstream?.request(demand)
+                }
+            }
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: Delay was asked for .none")
+            link.upstream?.request(demand)
+        }
+
+        @inlinable
+        func cancel() {
+            let (_, upstream) = link.terminate()
+            line.cancel()
+            upstream?.cancel()
+        }
+
+        @usableFromInline var description: String { "Delay" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,194 @@
+/// The state machine that hands a time operator's events to its downstream on a scheduler, in
+/// order and one at a time: every method runs under a lock, calls nothing, and returns what the
+/// caller must deliver once the lock is released.
+///
+/// An operator queues each event with ``enqueue(_:)`` and schedules one action per event; the
+/// action calls ``due()``. A scheduler may run actions concurrently (a concurrent
+/// `DispatchQueue`) or in any interleaving with the upstream, so `ready` counts the events whose
+/// action has run and `draining` makes exactly one action the deliverer: the others only raise
+/// `ready`, and the deliverer picks their events up in queue order.
+@usableFromInline
+internal struct DeliveryQueue<Downstream: Subscriber> {
+    @usableFromInline
+    internal enum Event {
+        case value(Downstream.Input)
+        case completion(Subscribers.Completion<Downstream.Failure>)
+    }
+
+    /// What the drain loop does next.
+    @usableFromInline
+    internal enum Step {
+        case deliver(Event, Downstream)
+        case idle
+    }
+
+    /// `nil` once a completion was handed over or the stream was cancelled.
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var events = BufferStorage<Event>()
+    /// Queued events whose scheduled action has run.
+    @usableFromInline var ready = 0
+    @usableFromInline var draining = false
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    /// Queues an event for a later ``due()``.
+    /// - Returns: `false` once the stream has ended: the caller must not schedule anything.
+    @inlinable
+    mutating func enqueue(_ event: Event) -> Bool {
+        guard downstream != nil else { return false }
+        events.append(event)
+        return true
+    }
+
+    /// One queued event's action has run: the caller becomes the deliverer, or leaves it to the
+    /// one already delivering.
+    @inlinable
+    mutating func due() -> Step {
+        guard downstream != nil else { return .idle }
+        ready += 1
+        if draining { return .idle }
+        draining = true
+        return next()
+    }
+
+    /// The deliverer's next event, or `.idle` (which ends its turn).
+    @inlinable
+    mutating func next() -> Step {
+        guard let downstream, ready > 0, let event = events.popFirst() else {
+            draining = false
+            return .idle
+        }
+        ready -= 1
+        if case .completion = event {
+            release()
+        }
+        return .deliver(event, downstream)
+    }
+
+    /// Ends the stream from the downstream's side: nothing more is delivered.
+    /// - Returns: What was held, for the caller to release outside the lock.
+    @inlinable
+    mutating func cancel() -> (Downstream?, BufferStorage<Event>) {
+        defer { release() }
+        return (downstream, events)
+    }
+
+    @inlinable
+    mutating func release() {
+        downstream = nil
+        events.removeAll()
+        ready = 0
+    }
+}
+
+/// A ``DeliveryQueue`` under its lock, with the drain loop that performs it.
+@usableFromInline
+internal struct DeliveryLine<Downstream: Subscriber>: ~Copyable, @unchecked Sendable {
+    @usableFromInline let queue: Locked<DeliveryQueue<Downstream>>
+
+    @inlinable
+    init(downstream: Downstream) {
+        queue = Locked(DeliveryQueue(downstream: downstream))
+    }
+
+    /// The downstream, while the stream lasts.
+    @inlinable
+    var downstream: Downstream? { queue.withLock { $0.downstream } }
+
+    /// Queues an event; `false` once the stream has ended.
+    @inlinable
+    func enqueue(_ event: DeliveryQueue<Downstream>.Event) -> Bool {
+        queue.withLock { $0.enqueue(event) }
+    }
+
+    /// Runs from a scheduled action: delivers this event, and any others already due, unless
+    /// another action is delivering.
+    /// - Returns: The demand the downstream returned from its values.
+    @inlinable
+    func due() -> Subscribers.Demand {
+        var step = queue.withLock { $0.due() }
+        var demand = Subscribers.Demand.none
+        while case .deliver(let event, let downstream) = step {
+            switch event {
+            case .value(let value):
+                demand += downstream.receive(value)
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+            }
+            step = queue.withLock { $0.next() }
+        }
+        return demand
+    }
+
+    /// Queues an event and delivers it at once: for code already running on the scheduler.
+    /// - Returns: The demand the downstream returned, or `nil` when the stream had ended.
+    @inlinable
+    func deliverNow(_ event: DeliveryQueue<Downstream>.Event) -> Subscribers.Demand? {
+        guard enqueue(event) else { return nil }
+        return due()
+    }
+
+    /// Ends the stream from the downstream's side, releasing the downstream and the queued
+    /// events outside the lock.
+    @inlinable
+    func cancel() {
+        let released = queue.withLock { $0.cancel() }
+        _ = released
+    }
+}
+
+/// A time operator's link to its upstream subscription: who ends the stream is decided here.
+@usableFromInline
+internal struct UpstreamLink: ~Copyable, @unchecked Sendable {
+    @usableFromInline
+    internal enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminal
+    }
+
+    @usableFromInline let state = Locked(State.awaitingSubscription)
+
+    @inlinable
+    init() {}
+
+    /// Accepts the upstream's subscription.
+    /// - Returns: `false` for a second subscription, or one after the stream ended: the caller
+    ///   must cancel it.
+    @inlinable
+    func attach(_ subscription: any Subscription) -> Bool {
+        state.withLock { state in
+            guard case .awaitingSubscription = state else { return false }
+            state = .subscribed(subscription)
+            return true
+        }
+    }
+
+    /// The upstream subscription while the stream lasts.
+    @inlinable
+    var upstream: (any Subscription)? {
+        state.withLock { state in
+            guard case .subscribed(let upstream) = state else { return nil }
+            return upstream
+        }
+    }
+
+    /// Ends the stream.
+    /// - Returns: Whether this call ended it, and the upstream subscription if there was one
+    ///   (which the caller cancels when the downstream ended the stream).
+    @inlinable
+    func terminate() -> (ended: Bool, upstream: (any Subscription)?) {
+        let previous = state.withLock { state -> State in
+            defer { state = .terminal }
+            return state
+        }
+        switch previous {
+        case .awaitingSubscription: return (true, nil)
+        case .subscribed(let upstream): return (true, upstream)
+        case .terminal: return (false, nil)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+extension Publisher {
+    /// Specifies the scheduler on which to receive elements from the publisher.
+    ///
+    /// Values and the completion are delivered on `scheduler`, in the order the upstream sent
+    /// them and never two at once; the subscription is handed over synchronously. Requests and
+    /// cancels pass straight to the upstream, and the demand the subscriber returns from each
+    /// value is requested from the upstream after the delivery. Failures pass through as
+    /// `Failure`.
+    /// - Parameters:
+    ///   - scheduler: The scheduler the publisher uses for element delivery.
+    ///   - options: Scheduler options used to customize element delivery.
+    /// - Returns: A publisher that delivers elements using the specified scheduler.
+    @inlinable
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+        Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that delivers elements to its downstream subscriber on a specific scheduler.
+    ///
+    /// See ``Publisher/receive(on:options:)``.
+    public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The scheduler the publisher uses to deliver elements.
+        public let scheduler: Context
+
+        /// Scheduler options used to customize element delivery.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that delivers elements to its downstream subscriber on a specific
+        /// scheduler.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - scheduler: The scheduler the publisher uses to deliver elements.
+        ///   - options: Scheduler options used to customize element delivery.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Attaches `subscriber` through a subscription described as "ReceiveOn".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
+        }
+    }
+}
+
+extension Publishers.ReceiveOn {
+    /// The subscription: each upstream signal is queued and one scheduled action per signal
+    /// delivers it through a ``DeliveryLine``.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+        @usableFromInline let link = UpstreamLink()
+        @usableFromInline let line: DeliveryLine<Downstream>
+        @usableFromInline let scheduler: Context
+        @usableFromInline let options: Context.SchedulerOptions?
+
+        @inlinable
+        init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            line = DeliveryLine(downstream: downstream)
+            self.scheduler = scheduler
+            self.options = options
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            guard link.attach(subscription), let downstream = line.downstream else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            if line.enqueue(.value(input)) {
+                scheduler.schedule(options: options) { self.deliverDue() }
+            }
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            guard link.terminate().ended else { return }
+            if line.enqueue(.completion(completion)) {
+                scheduler.schedule(options: options) { self.deliverDue() }
+            }
+        }
+
+        @inlinable
+        func deliverDue() {
+            let demand = line.due()
+            if demand > 0 {
+                link.upstream?.request(demand)
+            }
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: ReceiveOn was asked for .none")
+            link.upstream?.request(demand)
+        }
+
+        @inlinable
+        func cancel() {
+            let (_, upstream) = link.terminate()
+            line.cancel()
+            upstream?.cancel()
+        }
+
+        @usableFromInline var description: String { "ReceiveOn" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,150 @@
+extension Publisher {
+    /// Specifies the scheduler on which to perform subscribe, cancel, and request operations.
+    ///
+    /// Subscribing to the upstream, and every request and cancel the subscriber makes, run on
+    /// `scheduler`; values and the completion arrive on whatever thread the upstream sends them,
+    /// and pass through unchanged, as does demand. Failures pass through as `Failure`.
+    /// - Parameters:
+    ///   - scheduler: The scheduler used to send messages to upstream publishers.
+    ///   - options: Options that customize the delivery of elements.
+    /// - Returns: A publisher which performs upstream operations on the specified scheduler.
+    @inlinable
+    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+        Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that receives elements from an upstream publisher on a specific scheduler.
+    ///
+    /// See ``Publisher/subscribe(on:options:)``.
+    public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The scheduler the publisher uses to subscribe, request and cancel.
+        public let scheduler: Context
+
+        /// Scheduler options that customize those operations.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that receives elements from an upstream publisher on a specific
+        /// scheduler.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - scheduler: The scheduler the publisher uses to subscribe, request and cancel.
+        ///   - options: Scheduler options that customize those operations.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Subscribes to the upstream on the scheduler, through a subscription described as
+        /// "SubscribeOn".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
+            let upstream = self.upstream
+            scheduler.schedule(options: options) {
+                upstream.subscribe(inner)
+            }
+        }
+    }
+}
+
+extension Publishers.SubscribeOn {
+    /// The subscription: values pass straight through; requests and cancels hop to the
+    /// scheduler before they reach the upstream.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+        @usableFromInline let link = UpstreamLink()
+        @usableFromInline let scheduler: Context
+        @usableFromInline let options: Context.SchedulerOptions?
+        /// The upstream's serial path only; `nil` once released.
+        @usableFromInline var downstream: Downstream?
+        /// Lets a cancel from outside and the serial path agree on who releases `downstream`.
+        @usableFromInline let gate = DeliveryGate()
+
+        @inlinable
+        init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.downstream = downstream
+            self.scheduler = scheduler
+            self.options = options
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            guard link.attach(subscription) else {
+                subscription.cancel()
+                return
+            }
+            gate.open()
+            downstream?.receive(subscription: self)
+            if gate.leave() {
+                downstream = nil
+            }
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard gate.enter("SubscribeOn"), let downstream else { return .none }
+            let demand = downstream.receive(input)
+            if gate.leave() {
+                self.downstream = nil
+                return .none
+            }
+            return demand
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            guard link.terminate().ended else { return }
+            gate.stopFromSerialPath()
+            let downstream = self.downstream
+            self.downstream = nil
+            downstream?.receive(completion: completion)
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: SubscribeOn was asked for .none")
+            guard let upstream = link.upstream else { return }
+            scheduler.schedule(options: options) {
+                upstream.request(demand)
+            }
+        }
+
+        @inlinable
+        func cancel() {
+            let (ended, upstream) = link.terminate()
+            guard ended, let upstream else { return }
+            if gate.stopFromOutside() {
+                downstream = nil
+            }
+            scheduler.schedule(options: options) {
+                upstream.cancel()
+            }
+        }
+
+        @usableFromInline var description: String { "SubscribeOn" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

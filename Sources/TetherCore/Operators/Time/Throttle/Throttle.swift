@@ -1,0 +1,176 @@
+extension Publisher {
+    /// Publishes either the most-recent or first element published by the upstream publisher
+    /// in the specified time interval.
+    ///
+    /// A value that arrives when nothing went out during the last `interval` (the first value,
+    /// for one) is published at once. Values arriving sooner are held until the interval since
+    /// the last publication ends; then the most recent of them (`latest: true`) or the first
+    /// (`latest: false`) is published. When the upstream finishes, a held value is published
+    /// before the completion. The operator asks the upstream for `.unlimited`; a value that
+    /// finds no outstanding demand is dropped. Values and the completion are delivered on
+    /// `scheduler`. Failures pass through as `Failure`.
+    /// - Parameters:
+    ///   - interval: The interval at which to find and emit either the most recent or the
+    ///     first element, expressed in the time system of the scheduler.
+    ///   - scheduler: The scheduler on which to publish elements.
+    ///   - latest: Whether to publish the most recent element; if `false`, the publisher emits
+    ///     the first element received during the interval.
+    /// - Returns: A publisher that emits either the most-recent or first element received
+    ///   during the specified interval.
+    @inlinable
+    public func throttle<S: Scheduler>(for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool) -> Publishers.Throttle<Self, S> {
+        Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes either the most-recent or first element published by the
+    /// upstream publisher in a specified time interval.
+    ///
+    /// See ``Publisher/throttle(for:scheduler:latest:)``.
+    public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The interval in which to find and emit the most recent element.
+        public let interval: Context.SchedulerTimeType.Stride
+
+        /// The scheduler on which to publish elements.
+        public let scheduler: Context
+
+        /// A Boolean value indicating whether to publish the most recent element; if `false`,
+        /// the publisher emits the first element received during the interval.
+        public let latest: Bool
+
+        /// Creates a publisher that publishes either the most-recent or first element published
+        /// by the upstream publisher in a specified time interval.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - interval: The interval in which to find and emit the most recent element.
+        ///   - scheduler: The scheduler on which to publish elements.
+        ///   - latest: Whether to publish the most recent element.
+        @inlinable
+        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.latest = latest
+        }
+
+        /// Attaches `subscriber` through a subscription described as "Throttle".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publishers.Throttle {
+    /// The subscription: a ``ThrottleState`` under a lock, a timer for held values, and a
+    /// ``DeliveryLine`` for what goes out.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+        @usableFromInline typealias State = ThrottleState<Output, Context.SchedulerTimeType>
+        @usableFromInline let link = UpstreamLink()
+        @usableFromInline let line: DeliveryLine<Downstream>
+        @usableFromInline let state: Locked<State>
+        @usableFromInline let scheduler: Context
+
+        @inlinable
+        init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
+            line = DeliveryLine(downstream: downstream)
+            state = Locked(State(interval: publisher.interval, latest: publisher.latest))
+            scheduler = publisher.scheduler
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            guard link.attach(subscription), let downstream = line.downstream else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+            subscription.request(.unlimited)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let now = scheduler.now
+            switch state.withLock({ $0.receive(input, now: now) }) {
+            case .kept:
+                break
+            case .emit(let value):
+                if line.enqueue(.value(value)) {
+                    scheduler.schedule { self.deliverDue() }
+                }
+            case .arm(let instant):
+                // Weak: a timer must not keep a stream alive that nobody holds any more.
+                scheduler.schedule(after: instant) { [weak self] in self?.fire() }
+            }
+            return .none
+        }
+
+        @inlinable
+        func fire() {
+            let now = scheduler.now
+            guard let value = state.withLock({ $0.fire(now: now) }) else { return }
+            if let more = line.deliverNow(.value(value)), more > 0 {
+                state.withLock { $0.request(more) }
+            }
+        }
+
+        @inlinable
+        func deliverDue() {
+            let more = line.due()
+            if more > 0 {
+                state.withLock { $0.request(more) }
+            }
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            guard link.terminate().ended else { return }
+            let (ended, last) = state.withLock { $0.finish() }
+            guard ended else { return }
+            if let last, line.enqueue(.value(last)) {
+                scheduler.schedule { self.deliverDue() }
+            }
+            if line.enqueue(.completion(completion)) {
+                scheduler.schedule { self.deliverDue() }
+            }
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: Throttle was asked for .none")
+            state.withLock { $0.request(demand) }
+        }
+
+        @inlinable
+        func cancel() {
+            let (_, upstream) = link.terminate()
+            state.withLock { $0.cancel() }
+            line.cancel()
+            upstream?.cancel()
+        }
+
+        @usableFromInline var description: String { "Throttle" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

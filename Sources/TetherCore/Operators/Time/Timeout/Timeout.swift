@@ -1,0 +1,193 @@
+extension Publisher {
+    /// Terminates publishing if the upstream publisher exceeds the specified time interval
+    /// without producing an element.
+    ///
+    /// The clock starts when the subscription arrives and restarts with every value. If it
+    /// runs out, the upstream is cancelled and the subscriber receives the failure
+    /// `customError` returns, or `.finished` when `customError` is `nil`. Values and the
+    /// completion are delivered on `scheduler`; requests and cancels pass straight to the
+    /// upstream, and the demand the subscriber returns from each value is requested from the
+    /// upstream after the delivery.
+    /// - Parameters:
+    ///   - interval: The maximum time interval the publisher can go without emitting an
+    ///     element, expressed in the time system of the scheduler.
+    ///   - scheduler: The scheduler on which to deliver events.
+    ///   - options: Scheduler options that customize the delivery of elements.
+    ///   - customError: A closure that executes if the publisher times out; the publisher
+    ///     sends the failure it returns to the subscriber as the reason for termination.
+    /// - Returns: A publisher that terminates if the specified interval elapses with no events
+    ///   received from the upstream publisher; its failure type is the upstream's.
+    @inlinable
+    public func timeout<S: Scheduler>(
+        _ interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil,
+        customError: (() -> Failure)? = nil
+    ) -> Publishers.Timeout<Self, S> {
+        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+    }
+}
+
+extension Publishers {
+    /// A publisher that terminates publishing if the upstream publisher exceeds a specified
+    /// time interval without producing an element.
+    ///
+    /// See ``Publisher/timeout(_:scheduler:options:customError:)``.
+    public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The maximum time interval the publisher can go without emitting an element,
+        /// expressed in the time system of the scheduler.
+        public let interval: Context.SchedulerTimeType.Stride
+
+        /// The scheduler on which to deliver events.
+        public let scheduler: Context
+
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        /// A closure that executes if the publisher times out; the publisher sends the failure
+        /// it returns to the subscriber as the reason for termination.
+        public let customError: (() -> Upstream.Failure)?
+
+        /// Creates a publisher that terminates publishing if the upstream publisher exceeds the
+        /// specified time interval without producing an element.
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - interval: The maximum time interval the publisher can go without emitting an
+        ///     element.
+        ///   - scheduler: The scheduler on which to deliver events.
+        ///   - options: Scheduler options that customize the delivery of elements.
+        ///   - customError: A closure that executes if the publisher times out.
+        @inlinable
+        public init(
+            upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?, customError: (() -> Upstream.Failure)?
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.options = options
+            self.customError = customError
+        }
+
+        /// Attaches `subscriber` through a subscription described as "Timeout".
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publishers.Timeout {
+    /// The subscription: a ``TimeoutState`` under a lock, one timer per quiet period, and a
+    /// ``DeliveryLine`` for what goes out.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Output
+        @usableFromInline let link = UpstreamLink()
+        @usableFromInline let line: DeliveryLine<Downstream>
+        @usableFromInline let state = Locked(TimeoutState())
+        @usableFromInline let interval: Context.SchedulerTimeType.Stride
+        @usableFromInline let scheduler: Context
+        @usableFromInline let options: Context.SchedulerOptions?
+        @usableFromInline let customError: (() -> Upstream.Failure)?
+
+        @inlinable
+        init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
+            line = DeliveryLine(downstream: downstream)
+            interval = publisher.interval
+            scheduler = publisher.scheduler
+            options = publisher.options
+            customError = publisher.customError
+            SubscriptionLedger.enter(self)
+        }
+
+        deinit {
+            SubscriptionLedger.leave(self)
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            guard link.attach(subscription), let downstream = line.downstream else {
+                subscription.cancel()
+                return
+            }
+            if let generation = state.withLock({ $0.restart() }) {
+                arm(generation)
+            }
+            downstream.receive(subscription: self)
+        }
+
+        @inlinable
+        func arm(_ generation: Int) {
+            // Weak: a timer must not keep a stream alive that nobody holds any more.
+            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: options) {
+                [weak self] in
+                self?.fire(generation)
+            }
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard let generation = state.withLock({ $0.restart() }) else { return .none }
+            if line.enqueue(.value(input)) {
+                scheduler.schedule(options: options) { self.deliverDue() }
+            }
+            arm(generation)
+            return .none
+        }
+
+        @inlinable
+        func deliverDue() {
+            let demand = line.due()
+            if demand > 0 {
+                link.upstream?.request(demand)
+            }
+        }
+
+        @inlinable
+        func fire(_ generation: Int) {
+            guard state.withLock({ $0.fire(generation) }) else { return }
+            let (_, upstream) = link.terminate()
+            upstream?.cancel()
+            let completion: Subscribers.Completion<Failure> = customError.map { .failure($0()) } ?? .finished
+            _ = line.deliverNow(.completion(completion))
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            guard link.terminate().ended else { return }
+            _ = state.withLock { $0.end() }
+            if line.enqueue(.completion(completion)) {
+                scheduler.schedule(options: options) { self.deliverDue() }
+            }
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: Timeout was asked for .none")
+            link.upstream?.request(demand)
+        }
+
+        @inlinable
+        func cancel() {
+            let (_, upstream) = link.terminate()
+            _ = state.withLock { $0.end() }
+            line.cancel()
+            upstream?.cancel()
+        }
+
+        @usableFromInline var description: String { "Timeout" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+import Tether
+import TetherTesting
+import XCTest
+
+/// The Foundation schedulers on real clocks: short delays, bounded waits.
+final class RealSchedulerSmokeTests: TetherTestCase {
+    func testDispatchQueueDelaysAndDeliversOnTheQueue() {
+        let queue = DispatchQueue(label: "tether.smoke")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        let done = expectation(description: "finished")
+        let seen = Mutex<[Int]>([])
+        let start = DispatchTime.now()
+        let cancellable = [1, 2].publisher
+            .delay(for: .milliseconds(20), scheduler: queue)
+            .sink(receiveCompletion: { _ in done.fulfill() }, receiveValue: { value in
+                seen.withLock { $0.append(DispatchQueue.getSpecific(key: key) == 7 ? value : -value) }
+            })
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(seen.withLock { $0 }, [1, 2])
+        XCTAssertGreaterThanOrEqual(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds, 20_000_000)
+        cancellable.cancel()
+    }
+
+    func testDispatchQueueRepeatingScheduleStopsWhenCancelled() {
+        let queue = DispatchQueue(label: "tether.smoke.repeat")
+        let count = Mutex(0)
+        let three = expectation(description: "three runs")
+        let repeating = queue.schedule(after: queue.now, interval: .milliseconds(5)) {
+            if count.withLock({ $0 += 1; return $0 }) == 3 { three.fulfill() }
+        }
+        wait(for: [three], timeout: 5)
+        repeating.cancel()
+        queue.sync {}
+        let stopped = count.withLock { $0 }
+        Thread.sleep(forTimeInterval: 0.03)
+        queue.sync {}
+        XCTAssertEqual(count.withLock { $0 }, stopped)
+    }
+
+    func testDispatchQueueStrideUnits() {
+        typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+        XCTAssertEqual(Stride.seconds(1).magnitude, 1_000_000_000)
+        XCTAssertEqual(Stride.milliseconds(3).magnitude, 3_000_000)
+        XCTAssertEqual(Stride.microseconds(3).magnitude, 3_000)
+        XCTAssertEqual(Stride.nanoseconds(3).magnitude, 3)
+        XCTAssertEqual(Stride.seconds(0.5).magnitude, 500_000_000)
+        let literal: Stride = 2
+        XCTAssertEqual(literal, .seconds(2))
+        let time = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 10))
+        XCTAssertEqual(time.distance(to: time.advanced(by: .milliseconds(1))), .milliseconds(1))
+    }
+
+    func testRunLoopReceivesOnTheCurrentRunLoop() {
+        let runLoop = RunLoop.current
+        let seen = Mutex<[Int]>([])
+        let finished = Mutex(false)
+        let cancellable = [1, 2, 3].publisher
+            .receive(on: runLoop)
+            .delay(for: .milliseconds(10), scheduler: runLoop)
+            .sink(receiveCompletion: { _ in finished.withLock { $0 = true } }, receiveValue: { v in seen.withLock { $0.append(v) } })
+        let deadline = Date().addingTimeInterval(5)
+        while !finished.withLock({ $0 }), Date() < deadline {
+            _ = runLoop.run(mode: .default, before: Date().addingTimeInterval(0.01))
+        }
+        XCTAssertEqual(seen.withLock { $0 }, [1, 2, 3])
+        XCTAssertTrue(finished.withLock { $0 })
+        cancellable.cancel()
+        // The run loop lets go of a fired timer, and of the action it holds, on a later turn.
+        for _ in 0..<5 {
+            _ = runLoop.run(mode: .default, before: Date().addingTimeInterval(0.01))
+        }
+    }
+
+    func testOperationQueueDebouncesAndTimesOut() {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let subject = PassthroughSubject<Int, TestError>()
+        let done = expectation(description: "timed out")
+        let seen = Mutex<[String]>([])
+        let cancellable = subject
+            .debounce(for: .milliseconds(10), scheduler: queue)
+            .timeout(.milliseconds(200), scheduler: queue, customError: { TestError(id: 5) })
+            .sink(
+                receiveCompletion: { completion in
+                    seen.withLock { $0.append("\(completion)") }
+                    done.fulfill()
+                },
+                receiveValue: { value in seen.withLock { $0.append("\(value)") } })
+        subject.send(1)
+        subject.send(2)
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(seen.withLock { $0 }, ["2", "failure(TestError(5))"])
+        cancellable.cancel()
+    }
+}

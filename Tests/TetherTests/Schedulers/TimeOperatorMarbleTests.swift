@@ -1,0 +1,163 @@
+import Foundation
+import Tether
+import TetherTesting
+import XCTest
+
+final class TimeOperatorMarbleTests: TetherTestCase {
+    func testReceiveOnDeliversEverythingOnTheSchedulerInOrder() {
+        let scheduler = DispatchQueue.test
+        let upstream = scheduler.marbles("-a-b(cd)|")
+        let recording = scheduler.record(upstream.receive(on: scheduler))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "-a-b(cd)|")
+        XCTAssertEqual(upstream.subscriptionEvents, [MarbleSubscriptionEvent(tick: 0, event: .requested(.unlimited))])
+    }
+
+    func testReceiveOnHoldsDeliveryUntilTheSchedulerRuns() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.receive(on: scheduler).subscribe(recorder)
+        subject.send(1)
+        subject.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription])
+        scheduler.advance()
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+    }
+
+    func testReceiveOnRequestsTheDemandReturnedAfterDelivery() {
+        let scheduler = DispatchQueue.test
+        let upstream = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1), demandPerValue: { _ in .max(2) })
+        upstream.receive(on: scheduler).subscribe(recorder)
+        upstream.send(1)
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(1))])
+        scheduler.advance()
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(1)), .requested(.max(2))])
+        recorder.cancel()
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(1)), .requested(.max(2)), .cancelled])
+        upstream.releaseSubscribers()
+    }
+
+    func testSubscribeOnSubscribesRequestsAndCancelsOnTheScheduler() {
+        let scheduler = DispatchQueue.test
+        let upstream = scheduler.marbles("-a-b-c|")
+        let recording = scheduler.record(upstream.subscribe(on: scheduler))
+        XCTAssertEqual(upstream.subscriptionEvents, [])
+        scheduler.advance(by: .seconds(3))
+        XCTAssertEqual(upstream.subscriptionEvents, [MarbleSubscriptionEvent(tick: 0, event: .requested(.unlimited))])
+        recording.cancel()
+        XCTAssertEqual(upstream.subscriptionEvents.count, 1)
+        scheduler.advance()
+        XCTAssertEqual(upstream.subscriptionEvents.last, MarbleSubscriptionEvent(tick: 3, event: .cancelled))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "-a-b")
+    }
+
+    func testDelayShiftsValuesAndCompletion() {
+        let scheduler = DispatchQueue.test
+        let recording = scheduler.record(scheduler.marbles("-a-b|").delay(for: .seconds(2), scheduler: scheduler))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "---a-b|")
+    }
+
+    func testDelayShiftsFailuresToo() {
+        let scheduler = DispatchQueue.test
+        let upstream = scheduler.marbles("a#", error: TestError(id: 1))
+        let recording = scheduler.record(upstream.delay(for: .seconds(3), scheduler: scheduler))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "---a#")
+    }
+
+    func testDebounceEmitsTheLatestValueAfterAQuietPeriodAndDropsThePendingOneOnCompletion() {
+        let scheduler = DispatchQueue.test
+        let recording = scheduler.record(scheduler.marbles("ab-c---d|").debounce(for: .seconds(2), scheduler: scheduler))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "-----c--|")
+    }
+
+    func testDebounceDropsValuesWithoutDemand() {
+        let scheduler = DispatchQueue.test
+        let upstream = scheduler.marbles("a---b---c--|")
+        let recording = scheduler.record(upstream.debounce(for: .seconds(1), scheduler: scheduler), demand: .max(1))
+        scheduler.advance(by: .seconds(5))
+        recording.request(.max(1))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "-a-------c-|")
+        XCTAssertEqual(upstream.subscriptionEvents, [MarbleSubscriptionEvent(tick: 0, event: .requested(.unlimited))])
+    }
+
+    func testThrottleLatestEmitsTheFirstValueAtOnceThenTheMostRecentPerInterval() {
+        let scheduler = DispatchQueue.test
+        let recording = scheduler.record(
+            scheduler.marbles("abc---d-e|").throttle(for: .seconds(3), scheduler: scheduler, latest: true))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "a--c--d--(e|)")
+    }
+
+    func testThrottleFirstKeepsTheFirstValueOfEachInterval() {
+        let scheduler = DispatchQueue.test
+        let recording = scheduler.record(
+            scheduler.marbles("abc---d-e|").throttle(for: .seconds(3), scheduler: scheduler, latest: false))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "a--b--d--(e|)")
+    }
+
+    func testTimeoutFailsWithTheCustomErrorAndCancelsTheUpstream() {
+        let scheduler = DispatchQueue.test
+        let upstream = scheduler.marbles("-a---b|", error: TestError(id: 1))
+        let recording = scheduler.record(
+            upstream.timeout(.seconds(2), scheduler: scheduler, customError: { TestError(id: 9) }))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "-a-#")
+        XCTAssertEqual(upstream.subscriptionEvents, [
+            MarbleSubscriptionEvent(tick: 0, event: .requested(.unlimited)),
+            MarbleSubscriptionEvent(tick: 3, event: .cancelled),
+        ])
+    }
+
+    func testTimeoutFinishesWithoutACustomError() {
+        let scheduler = DispatchQueue.test
+        let recording = scheduler.record(scheduler.marbles("---a|").timeout(.seconds(2), scheduler: scheduler))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "--|")
+    }
+
+    func testTimeoutPassesAStreamThatKeepsUp() {
+        let scheduler = DispatchQueue.test
+        let recording = scheduler.record(scheduler.marbles("-a-b-c|").timeout(.seconds(2), scheduler: scheduler))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram(), "-a-b-c|")
+    }
+
+    func testMeasureIntervalEmitsTheTimeSinceSubscriptionThenBetweenValues() {
+        let scheduler = DispatchQueue.test
+        let recording = scheduler.record(scheduler.marbles("-a--b|").measureInterval(using: scheduler))
+        scheduler.run()
+        XCTAssertEqual(recording.values, [.seconds(1), .seconds(3)])
+        XCTAssertEqual(recording.diagram { _ in "x" }, "-x--x|")
+    }
+
+    func testCollectByTimePublishesWhatGatheredEachPeriod() {
+        let scheduler = DispatchQueue.test
+        let recording = scheduler.record(scheduler.marbles("ab-c-de-|").collect(.byTime(scheduler, .seconds(3))))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram { $0.joined() }, "---(ab)--(cde)-|")
+    }
+
+    func testCollectByTimeOrCountPublishesAFullGroupAtOnce() {
+        let scheduler = DispatchQueue.test
+        let upstream = scheduler.marbles("abc----|")
+        let recording = scheduler.record(upstream.collect(.byTimeOrCount(scheduler, .seconds(3), 2)), demand: .max(5))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram { $0.joined() }, "-(ab)-c---|")
+        XCTAssertEqual(upstream.subscriptionEvents, [MarbleSubscriptionEvent(tick: 0, event: .requested(.max(10)))])
+    }
+
+    func testCollectByTimePublishesTheRestBeforeFinishing() {
+        let scheduler = DispatchQueue.test
+        let recording = scheduler.record(scheduler.marbles("ab|").collect(.byTime(scheduler, .seconds(5))))
+        scheduler.run()
+        XCTAssertEqual(recording.diagram { $0.joined() }, "--(ab|)")
+    }
+}
