@@ -16,12 +16,12 @@ struct Scenario: Sendable {
         Benchmark(
             name,
             configuration: .init(
-                metrics: [.wallClock, .mallocCountTotal, .throughput],
+                metrics: [.wallClock, .mallocCountTotal],
                 tags: ["ops": String(operations)],
                 // Raw nanoseconds and counts per iteration in the exported samples (automatic
                 // units would round counts to thousands).
                 timeUnits: .nanoseconds,
-                units: [.mallocCountTotal: .count, .throughput: .count],
+                units: [.mallocCountTotal: .count],
                 warmupIterations: 2,
                 scalingFactor: BenchmarkScalingFactor(rawValue: operations)!,
                 maxDuration: .seconds(2),
