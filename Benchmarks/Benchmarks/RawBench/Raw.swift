@@ -1,0 +1,125 @@
+// The floor: plain Swift loops calling the same closures the library scenarios hand to their
+// operators and sinks, with no reactive library in between.
+//
+// Every closure goes through `identity`, which the optimiser cannot see into, so each call stays
+// an indirect closure call as it is in a pipeline; the floor is what calling the user's closures
+// costs, not what an optimiser that inlined them would make of the loop.
+
+import Benchmark
+
+let benchmarks: @Sendable () -> Void = {
+    Catalog.sequenceMapFilter.register { benchmark in
+        let tally = Tally()
+        let transform = identity(Closures.transform)
+        let isIncluded = identity(Closures.isIncluded)
+        let receive = identity({ (value: Int) in tally.sum &+= value })
+        for element in benchmark.scaledIterations {
+            let value = transform(element)
+            if isIncluded(value) {
+                receive(value)
+            }
+        }
+        blackHole(tally.sum)
+    }
+
+    // A subscriber with one value of demand at a time still receives each element by one call.
+    for scenario in [Catalog.sequenceMaxOne, Catalog.sequenceRequestOne] {
+        scenario.register { benchmark in
+            let tally = Tally()
+            let receive = identity({ (value: Int) in tally.sum &+= value })
+            for element in benchmark.scaledIterations {
+                receive(element)
+            }
+            blackHole(tally.sum)
+        }
+    }
+
+    Catalog.passthroughOne.register { benchmark in
+        let tally = Tally()
+        let receive = identity({ (value: Int) in tally.sum &+= value })
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            receive(value)
+        }
+        benchmark.stopMeasurement()
+        blackHole(tally.sum)
+    }
+
+    Catalog.passthroughTen.register { benchmark in
+        let tally = Tally()
+        let receivers = identity((0..<10).map { _ in { (value: Int) in tally.sum &+= value } })
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            for receive in receivers {
+                receive(value)
+            }
+        }
+        benchmark.stopMeasurement()
+        blackHole(tally.sum)
+    }
+
+    // A current value kept, transformed, and handed on.
+    Catalog.currentValueMap.register { benchmark in
+        let tally = Tally()
+        let current = Tally()
+        let transform = identity(Closures.transform)
+        let receive = identity({ (value: Int) in tally.sum &+= value })
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            current.sum = value
+            receive(transform(value))
+        }
+        benchmark.stopMeasurement()
+        blackHole(tally.sum &+ current.sum)
+    }
+
+    Catalog.rxPumping.register { benchmark in
+        let tally = Tally()
+        let receive = identity({ (value: Int) in tally.sum &+= value })
+        for _ in benchmark.scaledIterations {
+            receive(1)
+        }
+        blackHole(tally.sum)
+    }
+
+    Catalog.rxPumpingTwo.register { benchmark in
+        let tally = Tally()
+        let first = identity({ (value: Int) in tally.sum &+= value })
+        let second = identity({ (value: Int) in tally.sum &+= value })
+        for _ in benchmark.scaledIterations {
+            first(1)
+            second(1)
+        }
+        blackHole(tally.sum)
+    }
+
+    // Six map/filter pairs, unrolled: twelve closure calls per element, then the sink's.
+    Catalog.rxMapFilterPumping.register { benchmark in
+        let tally = Tally()
+        let receive = identity({ (value: Int) in tally.sum &+= value })
+        let m = (0..<6).map { _ in identity({ (value: Int) -> Int in value }) }
+        let f = (0..<6).map { _ in identity({ (_: Int) -> Bool in true }) }
+        let (m0, m1, m2, m3, m4, m5) = (m[0], m[1], m[2], m[3], m[4], m[5])
+        let (f0, f1, f2, f3, f4, f5) = (f[0], f[1], f[2], f[3], f[4], f[5])
+        for _ in benchmark.scaledIterations {
+            var value = m0(1)
+            guard f0(value) else { continue }
+            value = m1(value)
+            guard f1(value) else { continue }
+            value = m2(value)
+            guard f2(value) else { continue }
+            value = m3(value)
+            guard f3(value) else { continue }
+            value = m4(value)
+            guard f4(value) else { continue }
+            value = m5(value)
+            guard f5(value) else { continue }
+            receive(value)
+        }
+        blackHole(tally.sum)
+    }
+}
+
+final class Tally {
+    var sum = 0
+}

@@ -1,0 +1,61 @@
+// The catalog of scenarios, shared by every benchmark target (TetherBench, OpenCombineBench and
+// RawBench hold symlinks to this file), so each scenario has one name and one operation count.
+
+import Benchmark
+
+/// A measured scenario: the name all three targets register it under, and how many operations
+/// one measured iteration performs (`run.sh` divides each iteration's figures by it).
+struct Scenario: Sendable {
+    let name: String
+    /// 1,000 or 1,000,000 (a `BenchmarkScalingFactor`): the benchmark's `scaledIterations`.
+    let operations: Int
+
+    /// Registers `body` as this scenario. The operation count travels as the `ops` tag, which the
+    /// benchmark tool appends to the name ("… (ops: 1000)") and which `report.py` reads back.
+    func register(_ body: @escaping (Benchmark) -> Void) {
+        Benchmark(
+            name,
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal],
+                tags: ["ops": String(operations)],
+                // Raw nanoseconds and counts per iteration in the exported samples (automatic
+                // units would round counts to thousands).
+                timeUnits: .nanoseconds,
+                units: [.mallocCountTotal: .count],
+                warmupIterations: 2,
+                scalingFactor: BenchmarkScalingFactor(rawValue: operations)!,
+                maxDuration: .seconds(2),
+                maxIterations: 2_000
+            ),
+            closure: body
+        )
+    }
+}
+
+enum Catalog {
+    // Per-element paths: a raw loop calling the same closures is their floor.
+    static let sequenceMapFilter = Scenario(name: "Sequence.map.filter.sink", operations: 1_000_000)
+    static let sequenceMaxOne = Scenario(name: "Sequence, subscriber returns .max(1)", operations: 1_000_000)
+    static let sequenceRequestOne = Scenario(
+        name: "Sequence, subscriber calls request(.max(1))", operations: 1_000_000)
+    static let passthroughOne = Scenario(name: "PassthroughSubject.send, 1 sink", operations: 1_000)
+    static let passthroughTen = Scenario(name: "PassthroughSubject.send, 10 sinks", operations: 1_000)
+    static let currentValueMap = Scenario(name: "CurrentValueSubject.map.sink send", operations: 1_000)
+
+    // Setup costs: no raw floor.
+    static let justMapSink = Scenario(name: "Just.map.sink create+cancel", operations: 1_000)
+    static let subjectSinkCancel = Scenario(name: "PassthroughSubject.sink subscribe+cancel", operations: 1_000)
+
+    // RxSwift's benchmark suite, ported to the Combine API.
+    static let rxPumping = Scenario(name: "Rx PublishSubjectPumping", operations: 1_000)
+    static let rxPumpingTwo = Scenario(name: "Rx PublishSubjectPumpingTwoSubscriptions", operations: 1_000)
+    static let rxCreating = Scenario(name: "Rx PublishSubjectCreating", operations: 1_000)
+    static let rxMapFilterPumping = Scenario(name: "Rx MapFilterPumping", operations: 1_000)
+    static let rxMapFilterCreating = Scenario(name: "Rx MapFilterCreating", operations: 1_000)
+}
+
+/// The per-element closures every scenario uses, identical in the library and raw targets.
+enum Closures {
+    static let transform: @Sendable (Int) -> Int = { $0 &* 3 }
+    static let isIncluded: @Sendable (Int) -> Bool = { $0 & 1 == 0 }
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Builds the comparison table from a benchmark run.
+
+Reads the per-iteration samples that `swift package benchmark --format histogramSamples` wrote
+into DIR (one file per target, benchmark and metric) and the memory probes' lines in
+DIR/memory.tsv, and prints a Markdown table: medians per operation for Tether, OpenCombine and
+the raw loop, the ratios, and whether each target is met.
+"""
+
+import re
+import statistics
+import sys
+from pathlib import Path
+
+# Scenarios in the order of the table; the flags say which targets apply to each.
+# per_element: a synchronous per-element path (compared with the raw loop, must not allocate).
+SCENARIOS = [
+    ("Sequence.map.filter.sink", "per_element"),
+    ("Sequence, subscriber returns .max(1)", "per_element"),
+    ("Sequence, subscriber calls request(.max(1))", "per_element"),
+    ("PassthroughSubject.send, 1 sink", "per_element"),
+    ("PassthroughSubject.send, 10 sinks", "per_element"),
+    ("CurrentValueSubject.map.sink send", "per_element"),
+    ("Just.map.sink create+cancel", "setup"),
+    ("PassthroughSubject.sink subscribe+cancel", "subscribe_cancel"),
+    ("Rx PublishSubjectPumping", "per_element"),
+    ("Rx PublishSubjectPumpingTwoSubscriptions", "per_element"),
+    ("Rx PublishSubjectCreating", "setup"),
+    ("Rx MapFilterPumping", "per_element"),
+    ("Rx MapFilterCreating", "setup"),
+]
+
+SPEEDUP_TARGET = 5.0  # every scenario at least this much faster than OpenCombine
+RAW_TARGET = 4.0  # per-element paths within this factor of the raw loop
+SUBSCRIBE_CANCEL_ALLOCS = 3  # allocations to subscribe and cancel subject.sink
+BYTES_TARGET = 170  # bytes per live subject.sink subscription
+
+FILE = re.compile(
+    r"^[^.]+\.(?P<target>TetherBench|OpenCombineBench|RawBench)\.(?P<name>.+)_\(ops:_(?P<ops>\d+)\)"
+    r"\.(?P<metric>wallClock|mallocCountTotal)\.histogram\.samples\.tsv$"
+)
+
+
+def load(directory):
+    """{(target, name): {"ops": n, "wallClock": [...], "mallocCountTotal": [...]}}"""
+    results = {}
+    for path in Path(directory).glob("*.histogram.samples.tsv"):
+        match = FILE.match(path.name)
+        if not match:
+            continue
+        name = match["name"].replace("_", " ")
+        entry = results.setdefault((match["target"], name), {"ops": int(match["ops"])})
+        lines = path.read_text().splitlines()[1:]
+        entry[match["metric"]] = [int(line) for line in lines if line.strip()]
+    return results
+
+
+def median_per_op(entry, metric):
+    if entry is None or not entry.get(metric):
+        return None
+    return statistics.median(entry[metric]) / entry["ops"]
+
+
+def fmt_ns(value):
+    if value is None:
+        return "—"
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+def fmt_ratio(value):
+    return "—" if value is None else f"{value:.2f}x"
+
+
+def fmt_allocs(entry):
+    """Allocations per operation; a run that allocates only while subscribing shows that count."""
+    if entry is None or not entry.get("mallocCountTotal"):
+        return "—"
+    per_iteration = statistics.median(entry["mallocCountTotal"])
+    per_op = per_iteration / entry["ops"]
+    if per_iteration and per_op < 0.01:
+        return f"0 ({per_iteration:g}/run)"
+    return f"{per_op:.2f}".rstrip("0").rstrip(".") if per_op else "0"
+
+
+def yes_no(ok):
+    return "yes" if ok else "**no**"
+
+
+def main(directory):
+    results = load(directory)
+    memory = {}
+    memory_file = Path(directory) / "memory.tsv"
+    if memory_file.exists():
+        for line in memory_file.read_text().splitlines():
+            fields = line.split("\t")
+            if len(fields) >= 3 and fields[0] == "memory":
+                memory[fields[1]] = float(fields[2])
+
+    print("Medians per operation; ns = wall-clock nanoseconds, allocs = mallocCountTotal.")
+    print("OC = OpenCombine 0.14.0; raw = a plain Swift loop calling the same closures.")
+    print()
+    print("| Scenario | Tether ns | OC ns | raw ns | OC / Tether | Tether / raw "
+          "| Tether allocs | OC allocs | Targets met |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    misses = 0
+    for name, kind in SCENARIOS:
+        tether = results.get(("TetherBench", name))
+        opencombine = results.get(("OpenCombineBench", name))
+        raw = results.get(("RawBench", name))
+        if tether is None and opencombine is None:
+            continue
+        t_ns = median_per_op(tether, "wallClock")
+        o_ns = median_per_op(opencombine, "wallClock")
+        r_ns = median_per_op(raw, "wallClock")
+        speedup = o_ns / t_ns if t_ns and o_ns else None
+        over_raw = t_ns / r_ns if t_ns and r_ns else None
+
+        checks = []
+        if speedup is not None:
+            checks.append(f"≥{SPEEDUP_TARGET:g}x OC: {yes_no(speedup >= SPEEDUP_TARGET)}")
+        if kind == "per_element" and over_raw is not None:
+            checks.append(f"≤{RAW_TARGET:g}x raw: {yes_no(over_raw <= RAW_TARGET)}")
+        if kind == "per_element" and tether and tether.get("mallocCountTotal"):
+            per_iteration = statistics.median(tether["mallocCountTotal"])
+            # Allocations made while subscribing do not grow with the element count; a run that
+            # allocates for even one element in twenty is allocating per element.
+            checks.append(f"0 allocs/element: {yes_no(per_iteration < tether['ops'] / 20)}")
+        if kind == "subscribe_cancel" and tether and tether.get("mallocCountTotal"):
+            allocs = statistics.median(tether["mallocCountTotal"]) / tether["ops"]
+            checks.append(f"≤{SUBSCRIBE_CANCEL_ALLOCS} allocs: {yes_no(allocs <= SUBSCRIBE_CANCEL_ALLOCS)}")
+        if tether is None:
+            checks.append("not in Tether yet")
+        misses += sum("**no**" in check for check in checks)
+        print(f"| {name} | {fmt_ns(t_ns)} | {fmt_ns(o_ns)} | {fmt_ns(r_ns)} | {fmt_ratio(speedup)} "
+              f"| {fmt_ratio(over_raw)} | {fmt_allocs(tether)} | {fmt_allocs(opencombine)} "
+              f"| {'; '.join(checks)} |")
+
+    if memory:
+        print()
+        print("| Memory | Tether | OC | OC / Tether | Target met |")
+        print("|---|---:|---:|---:|---|")
+        t_bytes, o_bytes = memory.get("Tether"), memory.get("OpenCombine")
+        ratio = o_bytes / t_bytes if t_bytes and o_bytes else None
+        met = f"≤{BYTES_TARGET} B: {yes_no(t_bytes is not None and t_bytes <= BYTES_TARGET)}"
+        misses += "**no**" in met
+        print(f"| bytes per live subject.sink | {t_bytes:.1f} | {o_bytes:.1f} | {fmt_ratio(ratio)} | {met} |")
+
+    print()
+    print(f"Targets missed: {misses}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else ".build/results")

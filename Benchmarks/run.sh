@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs every scenario against Tether, OpenCombine and the raw loop (release builds), then the
+# memory probes, and prints the comparison table. Extra arguments go to the benchmark plugin,
+# e.g. `./run.sh --filter 'Rx.*'`.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+results=.build/results
+rm -rf "$results"
+mkdir -p "$results"
+
+echo "== Building the memory probes (release)" >&2
+swift build -c release --product MemoryTether >&2
+swift build -c release --product MemoryOpenCombine >&2
+bin=$(swift build -c release --show-bin-path)
+"$bin/MemoryTether" 10000 >>"$results/memory.tsv"
+"$bin/MemoryOpenCombine" 10000 >>"$results/memory.tsv"
+
+echo "== Running the benchmarks (the plugin builds them in release)" >&2
+swift package --allow-writing-to-package-directory benchmark \
+    --format histogramSamples --path "$results" --no-progress "$@" >"$results/benchmark.log" 2>&1 \
+    || { cat "$results/benchmark.log" >&2; exit 1; }
+
+{
+    echo "Host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'),"
+    echo "$(swift --version 2>/dev/null | head -1)"
+    echo
+} >"$results/table.md"
+python3 report.py "$results" >>"$results/table.md"
+cat "$results/table.md"
