@@ -41,7 +41,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where S.Input == Upstream.Output, S.Failure == NewPublisher.Failure {
             let relay = Relay<S>(name: "Catch", downstream: subscriber, recovery: handler)
-            upstream.subscribe(Head(relay: relay))
+            upstream.receive(subscriber: Head(relay: relay))
         }
     }
 }

@@ -37,7 +37,7 @@ extension Publishers {
             let count = self.count
             // The step runs only on the upstream's serial path, so the counter needs no lock.
             var dropped = 0
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepRelay<Output, Failure, S>(name: "Drop", downstream: subscriber, policy: .extraOnFirst(count)) { _ in
                     guard dropped < count else { return .pass }
                     dropped += 1

@@ -42,8 +42,8 @@ extension Publishers {
                 name: "DropUntilOutput", mode: .drop, downstream: subscriber, triggerFailure: { $0 })
             // The trigger first, so that a trigger that fires at once is seen before a
             // synchronous upstream delivers anything.
-            other.subscribe(relay.triggerInlet)
-            upstream.subscribe(relay)
+            other.receive(subscriber: relay.triggerInlet)
+            upstream.receive(subscriber: relay)
         }
     }
 }

@@ -27,7 +27,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepRelay<Output, Failure, S>(name: "First", downstream: subscriber, policy: .unlimitedOnFirst) { _ in
                     .holdAndFinish
                 })

@@ -36,7 +36,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepRelay<Output, Failure, S>(name: "FirstWhere", downstream: subscriber, policy: .unlimitedOnFirst) {
                     predicate($0) ? .holdAndFinish : .skip
                 })

@@ -40,7 +40,7 @@ extension Publishers {
             let policy: DemandPolicy = range.upperBound == Int.max ? .passThrough : .capped(remaining: range.count)
             // The step runs only on the upstream's serial path, so the index needs no lock.
             var index = 0
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepRelay<Output, Failure, S>(
                     name: "Output", downstream: subscriber, policy: policy, finishesAtOnce: range.isEmpty
                 ) { _ in

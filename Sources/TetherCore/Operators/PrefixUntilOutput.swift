@@ -39,8 +39,8 @@ extension Publishers {
                 name: "PrefixUntilOutput", mode: .prefix, downstream: subscriber, triggerFailure: { _ in nil })
             // The trigger first, so that a trigger that fires at once is seen before a
             // synchronous upstream delivers anything.
-            other.subscribe(relay.triggerInlet)
-            upstream.subscribe(relay)
+            other.receive(subscriber: relay.triggerInlet)
+            upstream.receive(subscriber: relay)
         }
     }
 }

@@ -35,7 +35,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepRelay<Output, Failure, S>(name: "PrefixWhile", downstream: subscriber, policy: .passThrough) {
                     predicate($0) ? .pass : .finish
                 })

@@ -42,7 +42,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let relay = FailoverRelay(name: "Retry", downstream: subscriber, recovery: upstream, retries: retries)
-            upstream.subscribe(Inner(relay: relay))
+            upstream.receive(subscriber: Inner(relay: relay))
         }
     }
 }
@@ -79,7 +79,7 @@ extension Publishers.Retry {
             case .failure(let error):
                 guard let upstream = relay.recovery() else { return }
                 let relay = self.relay
-                let retried = relay.retry { upstream.subscribe(Inner(relay: relay)) }
+                let retried = relay.retry { upstream.receive(subscriber: Inner(relay: relay)) }
                 if !retried {
                     relay.finish(.failure(error))
                 }

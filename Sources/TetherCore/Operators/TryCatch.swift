@@ -41,7 +41,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == any Error {
             let relay = Relay<S>(name: "TryCatch", downstream: subscriber, recovery: handler)
-            upstream.subscribe(Head(relay: relay))
+            upstream.receive(subscriber: Head(relay: relay))
         }
     }
 }

@@ -35,7 +35,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 TryRelay<Upstream.Output, Upstream.Failure, S>(
                     name: "TryCompactMap", downstream: subscriber, step: transform))
         }

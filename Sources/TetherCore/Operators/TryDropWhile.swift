@@ -38,7 +38,7 @@ extension Publishers {
             let predicate = self.predicate
             // The step runs only on the upstream's serial path, so the flag needs no lock.
             var dropping = true
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepRelay<Output, Upstream.Failure, S>(
                     name: "TryDropWhile", downstream: subscriber, policy: .passThrough
                 ) { value in

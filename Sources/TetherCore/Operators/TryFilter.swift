@@ -37,7 +37,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 TryRelay<Upstream.Output, Upstream.Failure, S>(name: "TryFilter", downstream: subscriber) {
                     try isIncluded($0) ? $0 : nil
                 })

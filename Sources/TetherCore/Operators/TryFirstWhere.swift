@@ -37,7 +37,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepRelay<Output, Upstream.Failure, S>(
                     name: "TryFirstWhere", downstream: subscriber, policy: .unlimitedOnFirst
                 ) { value in

@@ -33,7 +33,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 TryRelay<Upstream.Output, Upstream.Failure, S>(name: "TryMap", downstream: subscriber) {
                     try transform($0)
                 })

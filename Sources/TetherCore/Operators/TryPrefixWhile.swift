@@ -37,7 +37,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepRelay<Output, Upstream.Failure, S>(
                     name: "TryPrefixWhile", downstream: subscriber, policy: .passThrough
                 ) { value in

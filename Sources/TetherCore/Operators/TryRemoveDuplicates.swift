@@ -43,7 +43,7 @@ extension Publishers {
             let predicate = self.predicate
             // One remembered element per subscription, touched only on the relay's serial path.
             var previous: Upstream.Output?
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 TryRelay<Upstream.Output, Upstream.Failure, S>(name: "TryRemoveDuplicates", downstream: subscriber) {
                     input in
                     defer { previous = input }

@@ -48,7 +48,7 @@ extension Publishers {
             let nextPartialResult = self.nextPartialResult
             // One running result per subscription, touched only on the relay's serial path.
             var accumulated = initialResult
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 TryRelay<Upstream.Output, Upstream.Failure, S>(name: "TryScan", downstream: subscriber) {
                     accumulated = try nextPartialResult(accumulated, $0)
                     return accumulated

@@ -43,7 +43,7 @@ internal final class CombineLatestStorage<Downstream: Subscriber>: Subscription,
     @inlinable
     internal func subscribe<Upstream: Publisher>(_ upstream: Upstream, at index: Int)
     where Upstream.Failure == Downstream.Failure {
-        upstream.subscribe(CombineLatestSide<Upstream.Output, Downstream>(storage: self, index: index))
+        upstream.receive(subscriber: CombineLatestSide<Upstream.Output, Downstream>(storage: self, index: index))
     }
 
     @inlinable

@@ -53,7 +53,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where S.Input == NewPublisher.Output, S.Failure == Upstream.Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 FlattenStorage<Upstream, NewPublisher, S>(
                     name: "FlatMap", policy: .merge(maxPublishers: maxPublishers), downstream: subscriber,
                     transform: transform))

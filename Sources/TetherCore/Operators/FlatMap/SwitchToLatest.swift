@@ -34,7 +34,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == P.Output, S.Failure == P.Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 FlattenStorage<Upstream, P, S>(
                     name: "SwitchToLatest", policy: .switchToLatest, downstream: subscriber, transform: { $0 }))
         }

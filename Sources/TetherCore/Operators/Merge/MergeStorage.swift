@@ -37,7 +37,7 @@ internal final class MergeStorage<Downstream: Subscriber>: Subscription, CustomS
     @inlinable
     internal func subscribe<Upstream: Publisher>(_ upstream: Upstream, at index: Int)
     where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
-        upstream.subscribe(MergeSide(storage: self, index: index))
+        upstream.receive(subscriber: MergeSide(storage: self, index: index))
     }
 
     @inlinable

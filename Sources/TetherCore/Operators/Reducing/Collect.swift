@@ -28,7 +28,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 Reducer<Upstream.Output, Upstream.Failure, S>(
                     name: "Collect", downstream: subscriber, initial: [], failure: { $0 }
                 ) { buffer, input in

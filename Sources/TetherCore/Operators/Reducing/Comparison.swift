@@ -39,7 +39,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let areInIncreasingOrder = self.areInIncreasingOrder
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 Reducer<Upstream.Output, Upstream.Failure, S>(
                     name: "Comparison", downstream: subscriber, initial: nil, failure: { $0 }
                 ) { greatest, input in

@@ -36,7 +36,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             let output = self.output
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 Reducer<Upstream.Output, Upstream.Failure, S>(
                     name: "Contains", downstream: subscriber, initial: false, failure: { $0 }
                 ) { found, input in

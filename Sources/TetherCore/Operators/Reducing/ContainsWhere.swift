@@ -39,7 +39,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 Reducer<Upstream.Output, Upstream.Failure, S>(
                     name: "ContainsWhere", downstream: subscriber, initial: false, failure: { $0 }
                 ) { found, input in

@@ -38,7 +38,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 Reducer<Upstream.Output, Upstream.Failure, S>(
                     name: "TryAllSatisfy", downstream: subscriber, initial: true, failure: { $0 }
                 ) { (verdict, input) throws(any Error) in

@@ -50,7 +50,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let nextPartialResult = self.nextPartialResult
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 Reducer<Upstream.Output, Upstream.Failure, S>(
                     name: "TryReduce", downstream: subscriber, initial: initial, failure: { $0 }
                 ) { (result, input) throws(any Error) in

@@ -33,7 +33,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 ReplacingRelay<Upstream.Failure, S>(name: "ReplaceError", downstream: subscriber, output: output) {
                     completion, _ in
                     if case .failure = completion { return .substitute }

@@ -84,7 +84,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subject.subscribe(Inner(downstream: subscriber))
+            subject.receive(subscriber: Inner(downstream: subscriber))
         }
 
         /// Subscribes the subject to the upstream publisher.

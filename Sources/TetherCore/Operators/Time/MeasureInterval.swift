@@ -50,7 +50,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
+            upstream.receive(subscriber: Inner(downstream: subscriber, scheduler: scheduler))
         }
     }
 }

@@ -43,7 +43,7 @@ internal final class ZipStorage<Downstream: Subscriber>: Subscription, CustomStr
     @inlinable
     internal func subscribe<Upstream: Publisher>(_ upstream: Upstream, at index: Int)
     where Upstream.Failure == Downstream.Failure {
-        upstream.subscribe(ZipSide<Upstream.Output, Downstream>(storage: self, index: index))
+        upstream.receive(subscriber: ZipSide<Upstream.Output, Downstream>(storage: self, index: index))
     }
 
     @inlinable
