@@ -45,6 +45,9 @@ extension Lifetime.EndedPublisher {
             var observation: Lifetime.Observation?
             var requested = false
             var ended = false
+            /// Set by `cancel()`, also while the value is being delivered, so that a cancel from
+            /// inside `receive(_:)` suppresses the `.finished` that would follow.
+            var cancelled = false
         }
 
         private enum Action {
@@ -98,6 +101,7 @@ extension Lifetime.EndedPublisher {
 
         func cancel() {
             let action = state.withLock { state -> Action in
+                state.cancelled = true
                 guard state.downstream != nil else { return .none }
                 state.downstream = nil
                 defer { state.observation = nil }
@@ -111,7 +115,9 @@ extension Lifetime.EndedPublisher {
             case .none: break
             case .deliver(let downstream):
                 _ = downstream.receive(())
-                downstream.receive(completion: .finished)
+                if !state.withLock({ $0.cancelled }) {
+                    downstream.receive(completion: .finished)
+                }
             case .detach(let observation):
                 observation?.cancel()
             }
