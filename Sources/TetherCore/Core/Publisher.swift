@@ -23,12 +23,22 @@ public protocol Publisher<Output, Failure> {
 extension Publisher {
     /// Attaches the specified subscriber to this publisher.
     ///
-    /// Always call this function instead of ``receive(subscriber:)``.
-    /// - Parameter subscriber: The subscriber to attach to this publisher; once attached it can
-    ///   begin to receive values.
+    /// Always call this function instead of ``receive(subscriber:)``. In debug builds, when the
+    /// subscriber is one of Tether's subscriber objects, the ``SubscriptionLedger`` records
+    /// `file` and `line` for leak reports; callers never pass them.
+    /// - Parameters:
+    ///   - subscriber: The subscriber to attach to this publisher; once attached it can begin to
+    ///     receive values.
+    ///   - file: The file of the call, recorded in debug builds.
+    ///   - line: The line of the call, recorded in debug builds.
     @inlinable @inline(__always)
-    public func subscribe<S: Subscriber>(_ subscriber: S)
+    public func subscribe<S: Subscriber>(
+        _ subscriber: S, file: StaticString = #fileID, line: UInt = #line
+    )
     where S.Input == Output, S.Failure == Failure {
+        #if DEBUG
+        SubscriptionLedger.noteSubscribe(subscriber, publisher: self, file: file, line: line)
+        #endif
         receive(subscriber: subscriber)
     }
 }

@@ -24,6 +24,10 @@ extension Subscribers {
         @usableFromInline
         internal let status: Locked<Status>
 
+        /// Tells a ``CancellableBag`` or ``Lifetime`` holding this subscriber that it finished.
+        @usableFromInline
+        internal let termination = TerminationSignal()
+
         /// The key path that indicates the property to assign.
         public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
@@ -96,6 +100,7 @@ extension Subscribers {
                 return status
             }
             _ = released
+            termination.fire()
         }
 
         /// Cancels the subscription and releases the object, once; later calls do nothing.
@@ -108,6 +113,7 @@ extension Subscribers {
             if case .subscribed(_, let subscription) = previous {
                 subscription.cancel()
             }
+            termination.fire()
         }
 
         /// `"Assign Root."`, with the type of the object, as in Combine.
@@ -156,15 +162,27 @@ extension Publisher where Failure == Never {
     ///   - keyPath: A key path that indicates the property to assign.
     ///   - object: The object that contains the property. The subscriber assigns the object's
     ///     property every time it receives a new value.
+    ///   - file: The file of the call, recorded in debug builds for leak reports.
+    ///   - line: The line of the call, recorded in debug builds for leak reports.
     /// - Returns: An ``AnyCancellable`` instance. Call `cancel()` on this instance when you no
     ///   longer want the publisher to automatically assign the property. Deinitializing this
     ///   instance will also cancel automatic assignment.
     @inlinable
     public func assign<Root>(
-        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+        #if DEBUG
+        SubscriptionLedger.noteOrigin(subscriber, publisher: self, file: file, line: line)
+        #endif
         subscribe(subscriber)
         return AnyCancellable(object: subscriber)
+    }
+}
+
+extension Subscribers.Assign: TerminationReporting {
+    internal func observeTermination(_ handler: @escaping () -> Void) -> Bool {
+        termination.observe(handler)
     }
 }

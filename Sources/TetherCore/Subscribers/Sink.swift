@@ -15,6 +15,10 @@ extension Subscribers {
         @usableFromInline
         internal let status = Locked(Status.awaitingSubscription)
 
+        /// Tells a ``CancellableBag`` or ``Lifetime`` holding this sink that it has finished.
+        @usableFromInline
+        internal let termination = TerminationSignal()
+
         // Touched only on the publisher's serialised signal path (values, then completion).
         @usableFromInline
         internal var onValue: ((Input) -> Void)?
@@ -86,6 +90,7 @@ extension Subscribers {
                 defer { status = .terminal }
                 return status
             }
+            termination.fire()
         }
 
         /// Cancels the subscription, once; later calls do nothing.
@@ -98,6 +103,7 @@ extension Subscribers {
             if case .subscribed(let subscription) = previous {
                 subscription.cancel()
             }
+            termination.fire()
         }
 
         /// `"Sink"`.
@@ -115,19 +121,27 @@ extension Publisher {
     /// Attaches a subscriber with closure-based behavior.
     ///
     /// The subscriber requests `.unlimited` on subscription. Values and the completion are
-    /// delivered on whatever thread the publisher sends them.
+    /// delivered on whatever thread the publisher sends them. In debug builds the subscriber
+    /// records `file` and `line` in the ``SubscriptionLedger``, so that a leak report names
+    /// this call; callers never pass them.
     /// - Parameters:
     ///   - receiveCompletion: The closure to execute on completion.
     ///   - receiveValue: The closure to execute on receipt of a value.
+    ///   - file: The file of the call, recorded in debug builds.
+    ///   - line: The line of the call, recorded in debug builds.
     /// - Returns: A cancellable instance, which you use when you end assignment of the received
     ///   value. Deallocation of the result will tear down the subscription stream.
     @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-        receiveValue: @escaping (Output) -> Void
+        receiveValue: @escaping (Output) -> Void,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        #if DEBUG
+        SubscriptionLedger.noteOrigin(sink, publisher: self, file: file, line: line)
+        #endif
         subscribe(sink)
         return AnyCancellable(object: sink)
     }
@@ -136,12 +150,23 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
     ///
-    /// - Parameter receiveValue: The closure to execute on receipt of a value.
+    /// - Parameters:
+    ///   - receiveValue: The closure to execute on receipt of a value.
+    ///   - file: The file of the call, recorded in debug builds.
+    ///   - line: The line of the call, recorded in debug builds.
     /// - Returns: A cancellable instance, which you use when you end assignment of the received
     ///   value. Deallocation of the result will tear down the subscription stream.
     @inlinable
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    public func sink(
+        receiveValue: @escaping (Output) -> Void, file: StaticString = #fileID, line: UInt = #line
+    ) -> AnyCancellable {
+        sink(receiveCompletion: { _ in }, receiveValue: receiveValue, file: file, line: line)
+    }
+}
+
+extension Subscribers.Sink: TerminationReporting {
+    internal func observeTermination(_ handler: @escaping () -> Void) -> Bool {
+        termination.observe(handler)
     }
 }
 

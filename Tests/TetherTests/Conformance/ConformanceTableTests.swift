@@ -153,10 +153,13 @@ func pendingFutureUnderTest() -> PublisherUnderTest<Future<Int, TestError>> {
     return .hot(future, send: { promise(.success($0)) }, finish: {})
 }
 
+/// A lifetime that never ends, for the `prefix(during:)` row.
+let conformanceRowsToken = Lifetime.Token()
+
 final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
-        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows
+        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows
     }
 
     // Split into groups so that each array literal type-checks quickly.
@@ -527,6 +530,30 @@ final class ConformanceTableTests: TetherTestCase {
             },
             .cold("Publishers.CollectByTime", elements: 3, options: .tether()) {
                 (0..<6).publisher.collect(.byTimeOrCount(immediate, 1, 2))
+            },
+        ]
+    }
+
+    // lifetime: AnyPublisher.create, Lifetime.EndedPublisher and prefix(during:).
+    private static var lifetimeRows: [ConformanceRow] {
+        [
+            .cold("AnyPublisher", "create", elements: 5, options: .tether()) {
+                AnyPublisher<Int, TestError>.create { subscriber in
+                    for value in 0..<5 { subscriber.send(value) }
+                    subscriber.send(completion: .finished)
+                    return AnyCancellable {}
+                }
+            },
+            .driven("AnyPublisher", "create over a subject", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { subject in
+                    AnyPublisher<Int, TestError>.create { subscriber in
+                        subject.sink(receiveCompletion: subscriber.send(completion:), receiveValue: subscriber.send)
+                    }
+                }
+            },
+            .cold("Lifetime.EndedPublisher", elements: 1, options: .tether()) { Lifetime.ended.endedPublisher },
+            .driven("Publishers.PrefixUntilOutput", "during a lifetime", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.prefix(during: Lifetime(conformanceRowsToken)) }
             },
         ]
     }
