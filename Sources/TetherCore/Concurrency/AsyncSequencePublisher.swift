@@ -19,6 +19,10 @@ extension Publishers {
     /// is the sequence's own: `Never` for a sequence that cannot throw (`AsyncStream`), `any Error`
     /// for `AsyncThrowingStream`. Cancelling the subscription cancels the task; a value the
     /// iterator produces after that is discarded. Requesting `.none` traps.
+    ///
+    /// Because the sequence is pulled only with demand, its end is discovered by a pull: a
+    /// subscriber that asked for exactly as many elements as there are gets them all, but the
+    /// `.finished` only once it asks for one more (a sink, with unlimited demand, gets it at once).
     public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher {
         /// The kind of values published by this publisher: the sequence's elements.
         public typealias Output = Base.Element
