@@ -14,7 +14,7 @@ extension Publisher where Failure == Never {
 /// A publisher that exposes its elements as an asynchronous sequence.
 ///
 /// `AsyncPublisher` conforms to `AsyncSequence`, so callers receive values with
-/// `for`-`await`-`in` rather than by attaching a ``Subscriber``. Use the ``Publisher/values-…``
+/// `for`-`await`-`in` rather than by attaching a ``Subscriber``. Use the `values`
 /// property of a publisher that never fails to make one.
 ///
 /// Each iterator subscribes when it is made and demands one element per call of `next()`. The
