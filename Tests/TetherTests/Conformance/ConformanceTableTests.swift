@@ -159,7 +159,7 @@ let conformanceRowsToken = Lifetime.Token()
 final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
-        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows
+        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows + concurrencyRows
     }
 
     // Split into groups so that each array literal type-checks quickly.
@@ -558,6 +558,35 @@ final class ConformanceTableTests: TetherTestCase {
         ]
     }
 
+    private static var concurrencyRows: [ConformanceRow] {
+        [
+            // async: publishers that deliver from tasks, so signals stop only eventually after cancel.
+            .cold("Publishers.AsyncSequencePublisher", elements: 5, options: .tetherAsync) {
+                CountingAsyncSequence(limit: 5, pulls: AtomicCounter()).publisher
+            },
+            .cold("Publishers.AsyncSequencePublisher", "stream", elements: 5, options: .tetherAsync) {
+                AsyncStream<Int> { continuation in
+                    for value in 0..<5 { continuation.yield(value) }
+                    continuation.finish()
+                }.publisher
+            },
+            .cold("Publishers.AsyncMap", elements: 5, options: .tetherAsync) {
+                (0..<5).publisher.asyncMap(maxConcurrent: 2) { $0 * 2 }
+            },
+            .driven("Publishers.AsyncMap", "subject", elements: 5, options: .tetherAsync) {
+                // A subject drops what it is sent without demand, and asyncMap asks for at most
+                // maxConcurrent: the buffer in front keeps the kit's burst of sends.
+                wrapped(passthroughUnderTest()) {
+                    $0.buffer(size: 10, prefetch: .keepFull, whenFull: .dropNewest).asyncMap(maxConcurrent: 3) { $0 }
+                }
+            },
+            .cold(
+                "Publishers.TryAsyncMap", elements: 5, options: .tetherAsync,
+                make: { (0..<5).publisher.tryAsyncMap(maxConcurrent: 2) { $0 } },
+                failing: { (0..<5).publisher.tryAsyncMap(maxConcurrent: 2, throwingOnTwo) }),
+        ]
+    }
+
     /// Publisher types deliberately left out of the table, with the reason.
     static let exempt: [String: String] = [
         // core publishers and operators
@@ -614,5 +643,13 @@ final class ConformanceTableTests: TetherTestCase {
         XCTAssertEqual(missing, [], "public publishers without a row in ConformanceTableTests.rows: \(missing)")
         let unknown = covered.subtracting(declared).sorted()
         XCTAssertEqual(unknown, [], "rows naming types the scan did not find: \(unknown)")
+    }
+}
+
+extension PublisherConformance.Options {
+    /// Tether's promises for publishers that deliver from tasks: thread-safe requests, a trap on
+    /// `request(.none)`, and signals that stop soon (not at once) after `cancel()`.
+    static var tetherAsync: Self {
+        Self(zeroDemand: .traps, concurrentSignals: true, cancellation: .eventual, quietPeriod: 0.05)
     }
 }

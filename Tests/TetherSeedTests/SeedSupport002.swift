@@ -1,0 +1,52 @@
+// Helpers for seed 002's samples: reading the article's print log from a synchronous test, and a
+// stand-in for Combine's `NotificationCenter.publisher(for:object:)`, which the OneByOneSink sample
+// subscribes to. TetherFoundation does not have it yet; when it does, delete the extension below
+// (the sample then compiles against the real one, unchanged).
+import Foundation
+import Tether
+import XCTest
+
+extension NotificationCenter {
+    func publisher(for name: Notification.Name, object: AnyObject? = nil) -> AnyPublisher<Notification, Never> {
+        let subject = PassthroughSubject<Notification, Never>()
+        let token = addObserver(forName: name, object: object, queue: nil) { subject.send($0) }
+        return subject
+            .handleEvents(receiveCancel: { self.removeObserver(token) })
+            .eraseToAnyPublisher()
+    }
+}
+
+extension XCTestCase {
+    /// The article's print log as it stands now: the lines, and the most calls that ran at once.
+    func read(_ log: PrintLog) -> ([String], Int) {
+        let read = expectation(description: "log read")
+        nonisolated(unsafe) var result: ([String], Int) = ([], 0)
+        Task {
+            result = (await log.lines, await log.mostAtOnce)
+            read.fulfill()
+        }
+        wait(for: [read], timeout: 5)
+        return result
+    }
+
+    /// Waits until the log holds `count` lines, or `timeout` seconds pass.
+    func waitForLines(_ log: PrintLog, count: Int, timeout: Double = 10) -> ([String], Int) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var current = read(log)
+        while current.0.count < count && Date() < deadline {
+            usleep(2_000)
+            current = read(log)
+        }
+        return current
+    }
+
+    /// Waits until a subject has a subscriber: the article's loops subscribe from a `Task`, and
+    /// a subject drops what it is sent before anyone subscribes.
+    func waitForSubjectSubscriber(timeout: Double = 10) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !SubscriptionLedger.snapshot().contains(where: { $0.type.hasPrefix("SubjectConduit") })
+            && Date() < deadline {
+            usleep(1_000)
+        }
+    }
+}

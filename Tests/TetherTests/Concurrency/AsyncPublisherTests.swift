@@ -1,0 +1,142 @@
+import Foundation
+import Synchronization
+import Tether
+import TetherTesting
+import XCTest
+
+final class AsyncPublisherTests: TetherTestCase {
+    func testForAwaitDeliversEveryValueThenEnds() {
+        runAsync {
+            var received: [Int] = []
+            for await value in (1...5).publisher.values {
+                received.append(value)
+            }
+            XCTAssertEqual(received, [1, 2, 3, 4, 5])
+        }
+    }
+
+    func testRequestsExactlyOnePerNext() {
+        let publisher = RecordingPublisher<Int, Never>()
+        runAsync {
+            var iterator = publisher.values.makeAsyncIterator()
+            XCTAssertEqual(publisher.subscription?.events, [], "subscribed without demand")
+            async let first = iterator.next()
+            XCTAssertTrue(eventually { publisher.subscription?.events == [.requested(.max(1))] })
+            _ = publisher.send(10)
+            let value = await first
+            XCTAssertEqual(value, 10)
+            XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1))])
+            _ = iterator
+        }
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .cancelled])
+    }
+
+    func testBreakingOutOfTheLoopCancelsTheSubscription() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let feeder = Thread {
+            while publisher.subscription?.events.last != .cancelled {
+                if publisher.subscription?.totalDemand ?? Subscribers.Demand.none > 0 { _ = publisher.send(1) }
+                usleep(200)
+            }
+        }
+        feeder.start()
+        runAsync {
+            var count = 0
+            for await _ in publisher.values {
+                count += 1
+                if count == 3 { break }
+            }
+            XCTAssertEqual(count, 3)
+        }
+        XCTAssertEqual(publisher.subscription?.events.last, .cancelled)
+        XCTAssertEqual(publisher.subscription?.events.filter { $0 == .requested(.max(1)) }.count, 3)
+        publisher.releaseSubscribers()
+    }
+
+    func testCancellingTheTaskDuringNextCancelsTheSubscriptionAndReturnsNil() {
+        let subject = PassthroughSubject<Int, Never>()
+        let result = Mutex<[Int?]>([])
+        let task = Task {
+            var iterator = subject.values.makeAsyncIterator()
+            let value = await iterator.next()
+            result.withLock { $0.append(value) }
+        }
+        XCTAssertTrue(eventually { relayIsAlive() })
+        task.cancel()
+        XCTAssertTrue(eventually { result.withLock { $0.count } == 1 })
+        XCTAssertEqual(result.withLock { $0 }, [nil])
+        XCTAssertTrue(eventually { !relayIsAlive() })
+    }
+
+    func testValuesSentWithoutDemandAreDroppedNotBuffered() {
+        let subject = PassthroughSubject<Int, Never>()
+        runAsync {
+            var iterator = subject.values.makeAsyncIterator()
+            subject.send(1)  // no next() yet: no demand
+            async let next = iterator.next()
+            try await Task.sleep(nanoseconds: 20_000_000)
+            subject.send(2)
+            let value = await next
+            XCTAssertEqual(value, 2)
+            _ = iterator
+        }
+    }
+
+    func testThrowingValuesThrowTheFailureThenEnd() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let publisher = Record<Int, TestError>(output: [1, 2], completion: .failure(TestError(id: 7)))
+        runAsync {
+            var received: [Int] = []
+            do {
+                for try await value in publisher.values { received.append(value) }
+                XCTFail("no error thrown")
+            } catch let error as TestError {
+                XCTAssertEqual(error, TestError(id: 7))
+            }
+            XCTAssertEqual(received, [1, 2])
+            var iterator = publisher.values.makeAsyncIterator()
+            _ = try? await iterator.next()
+            _ = try? await iterator.next()
+            await XCTAssertThrowsAsync { _ = try await iterator.next() }
+            let after = try await iterator.next()
+            XCTAssertNil(after, "after the failure the iterator ends")
+        }
+        _ = subject
+    }
+
+    func testCompletionWithoutDemandIsKeptForTheNextCall() {
+        let subject = PassthroughSubject<Int, Never>()
+        runAsync {
+            var iterator = subject.values.makeAsyncIterator()
+            subject.send(completion: .finished)
+            let value = await iterator.next()
+            XCTAssertNil(value)
+        }
+    }
+
+    func testReleasingAnUnusedIteratorCancelsAndReleasesTheRelay() {
+        let publisher = RecordingPublisher<Int, Never>()
+        do {
+            let iterator = publisher.values.makeAsyncIterator()
+            XCTAssertTrue(relayIsAlive())
+            _ = iterator
+        }
+        XCTAssertEqual(publisher.subscription?.events, [.cancelled])
+        publisher.releaseSubscribers()
+        XCTAssertFalse(relayIsAlive())
+    }
+}
+
+/// Whether an `AsyncPublisher` iterator's subscriber is alive, read from the ledger.
+func relayIsAlive() -> Bool {
+    SubscriptionLedger.snapshot().contains { $0.type.hasPrefix("IterationRelay") }
+}
+
+func XCTAssertThrowsAsync(
+    file: StaticString = #filePath, line: UInt = #line, _ body: () async throws -> Void
+) async {
+    do {
+        try await body()
+        XCTFail("expected an error", file: file, line: line)
+    } catch {}
+}
