@@ -42,7 +42,7 @@ public enum SubscriptionLedger {
 
     /// Records that `object` is alive. Called from the initialisers of subscription objects.
     @inlinable
-    internal static func enter(_ object: AnyObject) {
+    package static func enter(_ object: AnyObject) {
         #if DEBUG
         let id = ObjectIdentifier(object)
         let type: any AnyObject.Type = Swift.type(of: object)
@@ -52,7 +52,7 @@ public enum SubscriptionLedger {
 
     /// Records that `object` is gone. Called from the deinitialisers of subscription objects.
     @inlinable
-    internal static func leave(_ object: AnyObject) {
+    package static func leave(_ object: AnyObject) {
         #if DEBUG
         let id = ObjectIdentifier(object)
         _ = entries.withLock { $0.removeValue(forKey: id) }
