@@ -101,21 +101,20 @@ extension Timer {
                 return (connection, true)
             }
             guard isNew else { return connection }
-            // The timer holds the publisher until it is invalidated: a connection outlives the
-            // caller's reference to the publisher, as the subscribers expect.
-            let timer = Timer(timeInterval: interval, repeats: true) { [self] _ in
-                fire(for: connection)
+            let target = TimerTarget(connection)
+            let timer = Timer(timeInterval: interval, repeats: true) { _ in
+                target.fire()
             }
             if let tolerance {
                 timer.tolerance = tolerance
             }
             runLoop.add(timer, forMode: mode)
-            connection.started(timer)
+            connection.started(timer, target: target)
             return connection
         }
 
         /// One tick: every receiver of the live connection gets the current date.
-        private func fire(for connection: TimerConnection) {
+        fileprivate func fire(for connection: TimerConnection) {
             let receivers = hub.withLock { hub -> [any TimerTickReceiver] in
                 guard hub.connection === connection else { return [] }
                 return hub.receivers
@@ -160,12 +159,38 @@ private protocol TimerTickReceiver: AnyObject, Sendable {
     func tick(_ date: Date)
 }
 
+/// What a running timer's block holds: the connection, until it is cancelled.
+///
+/// While connected, the run loop holds the timer, the timer this target, and the target the
+/// connection and its publisher, so a connection runs until cancelled even when nobody keeps
+/// the publisher, as in Combine. The cancel cuts the link: swift-corelibs-foundation keeps an
+/// invalidated `Timer` (and its block) alive, so the block must not hold the publisher itself.
+private final class TimerTarget: Sendable {
+    private let link: Locked<TimerConnection?>
+
+    init(_ connection: TimerConnection) {
+        link = Locked(connection)
+    }
+
+    func fire() {
+        link.withLock { $0 }?.fire()
+    }
+
+    func cut() {
+        let released = link.withLock { link -> TimerConnection? in
+            defer { link = nil }
+            return link
+        }
+        _ = released
+    }
+}
+
 /// The `Cancellable` that ``Foundation/Timer/TimerPublisher/connect()`` returns: it owns the
 /// timer and invalidates it on cancel.
 private final class TimerConnection: Cancellable, @unchecked Sendable {
     private enum Phase {
         case starting
-        case running(Timer)
+        case running(Timer, TimerTarget)
         case cancelled
     }
 
@@ -177,15 +202,20 @@ private final class TimerConnection: Cancellable, @unchecked Sendable {
     }
 
     /// The timer was put on its run loop; a cancel that came first invalidates it now.
-    func started(_ timer: Timer) {
+    func started(_ timer: Timer, target: TimerTarget) {
         let cancelledMeanwhile = phase.withLock { phase -> Bool in
             guard case .starting = phase else { return true }
-            phase = .running(timer)
+            phase = .running(timer, target)
             return false
         }
         if cancelledMeanwhile {
             timer.invalidate()
+            target.cut()
         }
+    }
+
+    func fire() {
+        parent.fire(for: self)
     }
 
     func cancel() {
@@ -195,8 +225,9 @@ private final class TimerConnection: Cancellable, @unchecked Sendable {
         }
         if case .cancelled = previous { return }
         parent.disconnect(self)
-        if case .running(let timer) = previous {
+        if case .running(let timer, let target) = previous {
             timer.invalidate()
+            target.cut()
         }
     }
 }
