@@ -102,7 +102,9 @@ extension Timer {
             }
             guard isNew else { return connection }
             let target = TimerTarget(connection)
-            let timer = Timer(timeInterval: interval, repeats: true) { _ in
+            // The first tick comes one interval after connecting. The fire date is explicit:
+            // swift-corelibs-foundation's `Timer(timeInterval:repeats:block:)` fires at once.
+            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
                 target.fire()
             }
             if let tolerance {

@@ -181,6 +181,18 @@ final class TimerPublisherTests: TetherTestCase {
         recorder.cancel()
     }
 
+    func testTheFirstTickComesOneIntervalAfterConnecting() {
+        let publisher = Timer.publish(every: 0.3, on: .current, in: .default)
+        let recorder = RecordingSubscriber<Date, Never>()
+        publisher.subscribe(recorder)
+        let connected = Date()
+        let connection = publisher.connect()
+        XCTAssertTrue(runCurrentRunLoop(timeout: 5) { !recorder.values.isEmpty })
+        XCTAssertGreaterThanOrEqual(recorder.values[0].timeIntervalSince(connected), 0.25)
+        connection.cancel()
+        recorder.cancel()
+    }
+
     func testPublisherKeepsItsParameters() {
         let publisher = Timer.publish(every: 2, tolerance: 0.5, on: .main, in: .common)
         XCTAssertEqual(publisher.interval, 2)
