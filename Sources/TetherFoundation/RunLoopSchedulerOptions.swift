@@ -1,3 +1,5 @@
+// Merge note: branch `sched` declares this same type with `RunLoop: Scheduler` (in
+// Sources/TetherFoundation/Schedulers/RunLoopScheduler.swift); once both are merged, delete this file.
 import Foundation
 
 extension RunLoop {
