@@ -1,20 +1,7 @@
-// Helpers for seed 002's samples: reading the article's print log from a synchronous test, and a
-// stand-in for Combine's `NotificationCenter.publisher(for:object:)`, which the OneByOneSink sample
-// subscribes to. TetherFoundation does not have it yet; when it does, delete the extension below
-// (the sample then compiles against the real one, unchanged).
+// Helpers for seed 002's samples: reading the article's print log from a synchronous test.
 import Foundation
 import Tether
 import XCTest
-
-extension NotificationCenter {
-    func publisher(for name: Notification.Name, object: AnyObject? = nil) -> AnyPublisher<Notification, Never> {
-        let subject = PassthroughSubject<Notification, Never>()
-        let token = addObserver(forName: name, object: object, queue: nil) { subject.send($0) }
-        return subject
-            .handleEvents(receiveCancel: { self.removeObserver(token) })
-            .eraseToAnyPublisher()
-    }
-}
 
 extension XCTestCase {
     /// The article's print log as it stands now: the lines, and the most calls that ran at once.

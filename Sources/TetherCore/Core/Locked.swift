@@ -2,17 +2,19 @@ import Synchronization
 
 /// The one lock primitive of the library: a `Synchronization.Mutex` around a state value.
 ///
+/// Package-wide, so that TetherFoundation's subscriptions lock the same way.
+///
 /// `Mutex.withLock` transfers its value with `sending`, which a generic state holding subscribers
 /// cannot satisfy; every state machine in Tether is confined to its lock, so the box vouches for
 /// it. Bodies must not call out to subscribers, subscriptions or user code: return an action and
 /// perform it after `withLock` returns.
 @usableFromInline
-internal struct Locked<State>: ~Copyable, @unchecked Sendable {
+package struct Locked<State>: ~Copyable, @unchecked Sendable {
     @usableFromInline
-    internal let mutex: Mutex<Unchecked<State>>
+    package let mutex: Mutex<Unchecked<State>>
 
     @inlinable @inline(__always)
-    internal init(_ initial: State) {
+    package init(_ initial: State) {
         mutex = Mutex(Unchecked(initial))
     }
 
@@ -21,17 +23,17 @@ internal struct Locked<State>: ~Copyable, @unchecked Sendable {
     /// Always inlined: a call left generic over `Result` would look up `Unchecked<Result>`'s
     /// metadata at run time on every use.
     @inlinable @inline(__always)
-    internal func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+    package func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         mutex.withLock { box in Unchecked(body(&box.value)) }.value
     }
 }
 
 /// A value that crosses a lock boundary under the lock's protection.
 @usableFromInline
-internal struct Unchecked<Value>: @unchecked Sendable {
+package struct Unchecked<Value>: @unchecked Sendable {
     @usableFromInline
-    internal var value: Value
+    package var value: Value
 
     @inlinable
-    internal init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 }

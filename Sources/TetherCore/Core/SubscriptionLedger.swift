@@ -138,7 +138,7 @@ public enum SubscriptionLedger {
 
     /// Records that `object` is alive. Called from the initialisers of subscription objects.
     @inlinable
-    internal static func enter(_ object: AnyObject) {
+    package static func enter(_ object: AnyObject) {
         #if DEBUG
         register(ObjectIdentifier(object), Swift.type(of: object))
         #endif
@@ -146,7 +146,7 @@ public enum SubscriptionLedger {
 
     /// Records that `object` is gone. Called from the deinitialisers of subscription objects.
     @inlinable
-    internal static func leave(_ object: AnyObject) {
+    package static func leave(_ object: AnyObject) {
         #if DEBUG
         unregister(ObjectIdentifier(object))
         #endif

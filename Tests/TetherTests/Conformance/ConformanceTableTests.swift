@@ -159,7 +159,7 @@ let conformanceRowsToken = Lifetime.Token()
 final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
-        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows + concurrencyRows
+        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows + concurrencyRows + foundationRows
     }
 
     // Split into groups so that each array literal type-checks quickly.
@@ -587,6 +587,33 @@ final class ConformanceTableTests: TetherTestCase {
         ]
     }
 
+    // foundation: coders, NotificationCenter, URLSession.
+    private static var foundationRows: [ConformanceRow] {
+        [
+            .cold(
+                "Publishers.Decode", elements: 5, options: .tether(),
+                make: { recorded(5).map { Data("[\($0)]".utf8) }.decode(type: [Int].self, decoder: JSONDecoder()) },
+                failing: {
+                    recorded(5).map { Data($0 == 2 ? "{".utf8 : "[\($0)]".utf8) }
+                        .decode(type: [Int].self, decoder: JSONDecoder())
+                }),
+            .cold(
+                "Publishers.Decode", "upstream failure", elements: 5, options: .tether(),
+                make: { recorded(5).map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder()) },
+                failing: {
+                    recorded(2, thenFails: true).map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder())
+                }),
+            .cold(
+                "Publishers.Encode", elements: 5, options: .tether(),
+                make: { recorded(5).encode(encoder: JSONEncoder()) },
+                failing: { recorded(2, thenFails: true).encode(encoder: JSONEncoder()) }),
+            .driven("NotificationCenter.Publisher", elements: 5, options: .tether(), make: notificationsUnderTest),
+            .cold(
+                "URLSession.DataTaskPublisher", elements: 1, options: .dataTask,
+                make: servedDataTask, failing: failingDataTask),
+        ]
+    }
+
     /// Publisher types deliberately left out of the table, with the reason.
     static let exempt: [String: String] = [
         // core publishers and operators
@@ -603,6 +630,11 @@ final class ConformanceTableTests: TetherTestCase {
             On ImmediateScheduler the timer armed at subscription fires at once, so the stream \
             times out before any element; its behaviour is covered with marbles on a \
             TestScheduler (TimeOperatorMarbleTests).
+            """,
+        "Timer.TimerPublisher": """
+            It never completes, and it ticks on a run loop at its own pace rather than when told \
+            to; the kit requires a publisher that finishes after its elements, produced on \
+            demand or by a send. TimerPublisherTests cover demand, connection and cancellation.
             """,
         "Published.Publisher": """
             It never completes (the property has no completion); the kit requires a publisher \
@@ -636,7 +668,10 @@ final class ConformanceTableTests: TetherTestCase {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
         let declared = try PublicPublisherScan.publisherTypes(
-            under: [sources.appendingPathComponent("TetherCore"), sources.appendingPathComponent("Tether")])
+            under: [
+                sources.appendingPathComponent("TetherCore"), sources.appendingPathComponent("TetherFoundation"),
+                sources.appendingPathComponent("Tether"),
+            ])
         XCTAssertTrue(declared.contains("Publishers.Sequence"), "the scan found \(declared.sorted())")
         let covered = Set(Self.rows.map(\.type)).union(Self.exempt.keys)
         let missing = declared.subtracting(covered).sorted()

@@ -1,0 +1,150 @@
+import Foundation
+import Synchronization
+import Tether
+import TetherTesting
+import XCTest
+
+private let ping = Notification.Name("TetherTests.ping")
+private let other = Notification.Name("TetherTests.other")
+
+final class NotificationCenterPublisherTests: TetherTestCase {
+    /// A private center, so that tests cannot see each other's notifications.
+    private let center = NotificationCenter()
+
+    private func post(_ index: Int, name: Notification.Name = ping, object: AnyObject? = nil) {
+        center.post(name: name, object: object, userInfo: ["index": index])
+    }
+
+    private func indexes(_ recorder: RecordingSubscriber<Notification, Never>) -> [Int] {
+        recorder.values.compactMap { $0.userInfo?["index"] as? Int }
+    }
+
+    func testDeliversPostedNotificationsAsDemanded() {
+        let recorder = RecordingSubscriber<Notification, Never>(demand: .max(2))
+        center.publisher(for: ping).subscribe(recorder)
+
+        post(1)
+        post(2, name: other)
+        post(3)
+        post(4)
+        XCTAssertEqual(indexes(recorder), [1, 3], "the fourth finds no demand and is dropped")
+
+        recorder.request(.max(1))
+        post(5)
+        post(6)
+        XCTAssertEqual(indexes(recorder), [1, 3, 5])
+        XCTAssertEqual(recorder.events.count, 4, "no completion: \(recorder.events)")
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["NotificationCenter Observer"])
+        recorder.cancel()
+    }
+
+    func testNothingIsObservedBeforeTheFirstDemand() {
+        let recorder = RecordingSubscriber<Notification, Never>(demand: .none)
+        center.publisher(for: ping).subscribe(recorder)
+        post(1)
+        recorder.request(.unlimited)
+        post(2)
+        XCTAssertEqual(indexes(recorder), [2])
+        recorder.cancel()
+    }
+
+    func testDemandReturnedFromReceiveIsAdded() {
+        let recorder = RecordingSubscriber<Notification, Never>(demand: .max(1), demandPerValue: { _ in .max(1) })
+        center.publisher(for: ping).subscribe(recorder)
+        for index in 0..<5 { post(index) }
+        XCTAssertEqual(indexes(recorder), [0, 1, 2, 3, 4])
+        recorder.cancel()
+    }
+
+    func testObjectFilterKeepsOnlyThatObjectsNotifications() {
+        let sender = NSObject()
+        let stranger = NSObject()
+        let recorder = RecordingSubscriber<Notification, Never>()
+        center.publisher(for: ping, object: sender).subscribe(recorder)
+        post(1, object: stranger)
+        post(2, object: sender)
+        XCTAssertEqual(indexes(recorder), [2])
+        XCTAssertTrue(recorder.values.first?.object as AnyObject? === sender)
+        recorder.cancel()
+    }
+
+    func testCancelRemovesTheObserverAndReleasesTheSubscriber() {
+        weak var weakRecorder: RecordingSubscriber<Notification, Never>?
+        do {
+            let recorder = RecordingSubscriber<Notification, Never>()
+            weakRecorder = recorder
+            center.publisher(for: ping).subscribe(recorder)
+            post(1)
+            XCTAssertEqual(indexes(recorder), [1])
+            recorder.cancel()
+            post(2)
+            XCTAssertEqual(indexes(recorder), [1], "a cancelled subscription receives nothing more")
+        }
+        // The center held the observer's block, which held the subscription and its subscriber:
+        // both are gone, so the observer was removed.
+        XCTAssertNil(weakRecorder)
+        XCTAssertEqual(SubscriptionLedger.liveAfterSettling(), [])
+    }
+
+    func testAnUncancelledSubscriptionIsKeptAliveByTheCenter() {
+        weak var weakRecorder: RecordingSubscriber<Notification, Never>?
+        do {
+            let recorder = RecordingSubscriber<Notification, Never>()
+            weakRecorder = recorder
+            center.publisher(for: ping).subscribe(recorder)
+        }
+        XCTAssertNotNil(weakRecorder, "the observer holds the subscriber until cancelled, as in Combine")
+        post(1)
+        XCTAssertEqual(weakRecorder.map(indexes), [1])
+        weakRecorder?.cancel()
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testAPostFromInsideReceiveIsDeliveredAfterItNotInsideIt() {
+        var log: [String] = []
+        var depth = 0
+        let cancellable = center.publisher(for: ping).sink { [unowned self] note in
+            let index = note.userInfo?["index"] as? Int ?? -1
+            depth += 1
+            log.append("begin \(index) at depth \(depth)")
+            if index == 1 { post(2) }
+            log.append("end \(index)")
+            depth -= 1
+        }
+        post(1)
+        XCTAssertEqual(log, ["begin 1 at depth 1", "end 1", "begin 2 at depth 1", "end 2"])
+        cancellable.cancel()
+    }
+
+    func testConcurrentPostsAreDeliveredOneAtATime() {
+        let inside = Atomic(0)
+        let overlaps = Atomic(0)
+        let received = Atomic(0)
+        let cancellable = center.publisher(for: ping).sink { _ in
+            if inside.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                overlaps.add(1, ordering: .relaxed)
+            }
+            usleep(50)
+            inside.subtract(1, ordering: .sequentiallyConsistent)
+            received.add(1, ordering: .relaxed)
+        }
+        let center = self.center
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<100 {
+                center.post(name: ping, object: nil, userInfo: ["index": thread * 100 + index])
+            }
+        }
+        XCTAssertEqual(received.load(ordering: .relaxed), 400)
+        XCTAssertEqual(overlaps.load(ordering: .relaxed), 0)
+        cancellable.cancel()
+    }
+
+    func testPublisherKeepsCenterNameAndObject() {
+        let sender = NSObject()
+        let publisher = NotificationCenter.Publisher(center: center, name: ping, object: sender)
+        XCTAssertTrue(publisher.center === center)
+        XCTAssertEqual(publisher.name, ping)
+        XCTAssertTrue(publisher.object === sender)
+        XCTAssertNil(center.publisher(for: ping).object)
+    }
+}
