@@ -45,10 +45,15 @@ extension Publishers {
 extension Publishers.Sequence {
     /// The subscription: a drain loop that owns the iterator while it runs.
     ///
-    /// Whoever finds the cursor parked takes it out of the lock and delivers until the demand it
-    /// took is spent; requests that arrive meanwhile (from `receive` or from another thread) only
-    /// add to `pending`, which the drainer picks up before parking the cursor again. So delivery
-    /// never recurses and never overlaps, and the per-element path takes no lock.
+    /// Demand is handed over without a lock: `request` adds to the atomic `pending` and becomes
+    /// the drainer only if nobody is draining (`draining` flips from `false` to `true`). The
+    /// drainer takes the iterator out of the state, delivers until the demand it took is spent,
+    /// picks up `pending` again, and parks the iterator when there is none — then looks once more,
+    /// so a request that raced with parking is not lost. A request from inside `receive` (a
+    /// subscriber asking one at a time) is therefore two atomic operations, and delivery never
+    /// recurses and never overlaps. The thread that subscribes starts as the drainer, so the
+    /// demand a subscriber asks for in `receive(subscription:)` is delivered from code
+    /// specialised in the caller's module.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -69,9 +74,8 @@ extension Publishers.Sequence {
         internal struct State {
             /// `nil` once finished or cancelled.
             @usableFromInline var downstream: Downstream?
-            /// `nil` while a drain loop (or the subscribing thread) holds it.
+            /// `nil` while a drainer holds it.
             @usableFromInline var cursor: Cursor?
-            @usableFromInline var pending: Subscribers.Demand = .none
 
             @inlinable
             init(downstream: Downstream) {
@@ -81,6 +85,14 @@ extension Publishers.Sequence {
 
         @usableFromInline
         internal let state: Locked<State>
+
+        /// Demand asked for and not yet taken by a drainer, as `Subscribers.Demand`'s raw value.
+        @usableFromInline
+        internal let pending = Atomic<UInt>(0)
+
+        /// Whether a drainer holds the cursor; the subscribing thread holds it at first.
+        @usableFromInline
+        internal let draining = Atomic<Bool>(true)
 
         /// Set by `cancel`, read by the drain loop before every element.
         @usableFromInline
@@ -106,17 +118,34 @@ extension Publishers.Sequence {
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "Demand must not be zero: Publishers.Sequence was asked for .none")
-            let start = state.withLock { state -> (Downstream, Cursor, Subscribers.Demand)? in
-                guard let downstream = state.downstream else { return nil }
-                state.pending += demand
-                guard let cursor = state.cursor else { return nil }
+            var current = pending.load(ordering: .relaxed)
+            while true {
+                let sum = (Subscribers.Demand(rawValue: current) + demand).rawValue
+                let (exchanged, original) = pending.compareExchange(
+                    expected: current, desired: sum, ordering: .acquiringAndReleasing)
+                if exchanged { break }
+                current = original
+            }
+            guard draining.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+                .exchanged
+            else { return }
+            if let (downstream, cursor) = takeCursor() {
+                drain(downstream, cursor, .none)
+            }
+        }
+
+        /// Takes the parked cursor for a new drainer, or gives up draining if cancelled.
+        @inlinable
+        internal func takeCursor() -> (Downstream, Cursor)? {
+            let taken = state.withLock { state -> (Downstream, Cursor)? in
+                guard let downstream = state.downstream, let cursor = state.cursor else { return nil }
                 state.cursor = nil
-                defer { state.pending = .none }
-                return (downstream, cursor, state.pending)
+                return (downstream, cursor)
             }
-            if let (downstream, cursor, budget) = start {
-                drain(downstream, cursor, budget)
+            if taken == nil {
+                draining.store(false, ordering: .releasing)
             }
+            return taken
         }
 
         @inlinable
@@ -135,17 +164,27 @@ extension Publishers.Sequence {
                     }
                     next = following
                 }
-                let resumed = state.withLock { state -> Subscribers.Demand? in
-                    guard state.downstream != nil else { return nil }
-                    if state.pending > 0 {
-                        defer { state.pending = .none }
-                        return state.pending
-                    }
-                    state.cursor = Cursor(iterator: iterator, next: next)
-                    return nil
+                let more = pending.exchange(0, ordering: .acquiringAndReleasing)
+                if more > 0 {
+                    budget = Subscribers.Demand(rawValue: more)
+                    continue
                 }
-                guard let resumed else { return }
-                budget = resumed
+                let parked = state.withLock { state -> Bool in
+                    guard state.downstream != nil else { return false }
+                    state.cursor = Cursor(iterator: iterator, next: next)
+                    return true
+                }
+                guard parked else { return }
+                draining.store(false, ordering: .releasing)
+                // A request that added demand just before `draining` was cleared saw a drainer
+                // and left; look once more so its demand is not stranded.
+                guard pending.load(ordering: .acquiring) > 0,
+                    draining.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+                        .exchanged,
+                    let (_, resumed) = takeCursor()
+                else { return }
+                iterator = resumed.iterator
+                next = resumed.next
             }
         }
 
