@@ -14,6 +14,7 @@ from pathlib import Path
 
 # Scenarios in the order of the table; the flags say which targets apply to each.
 # per_element: a synchronous per-element path (compared with the raw loop, must not allocate).
+# operator: an operator chain, compared with OpenCombine only; setup: making and cancelling a chain.
 SCENARIOS = [
     ("Sequence.map.filter.sink", "per_element"),
     ("Sequence, subscriber returns .max(1)", "per_element"),
@@ -28,6 +29,15 @@ SCENARIOS = [
     ("Rx PublishSubjectCreating", "setup"),
     ("Rx MapFilterPumping", "per_element"),
     ("Rx MapFilterCreating", "setup"),
+    ("Rx FlatMapsPumping", "operator"),
+    ("Rx FlatMapsCreating", "setup"),
+    ("Rx FlatMapLatestPumping", "operator"),
+    ("Rx FlatMapLatestCreating", "setup"),
+    ("Rx CombineLatestPumping", "operator"),
+    ("Rx CombineLatestCreating", "setup"),
+    ("merge of two subjects, send", "operator"),
+    ("zip of two subjects, send pair", "operator"),
+    ("Sequence.scan.removeDuplicates.sink", "operator"),
 ]
 
 SPEEDUP_TARGET = 5.0  # every scenario at least this much faster than OpenCombine
@@ -135,6 +145,8 @@ def main(directory):
             checks.append(f"≤{SUBSCRIBE_CANCEL_ALLOCS} allocs: {yes_no(allocs <= SUBSCRIBE_CANCEL_ALLOCS + 0.05)}")
         if tether is None:
             checks.append("not in Tether yet")
+        if opencombine is None and tether is not None:
+            checks.append("OpenCombine has no such operator")
         misses += sum("**no**" in check for check in checks)
         print(f"| {name} | {fmt_ns(t_ns)} | {fmt_ns(o_ns)} | {fmt_ns(r_ns)} | {fmt_ratio(speedup)} "
               f"| {fmt_ratio(over_raw)} | {fmt_allocs(tether)} | {fmt_allocs(opencombine)} "

@@ -52,6 +52,17 @@ enum Catalog {
     static let rxCreating = Scenario(name: "Rx PublishSubjectCreating", operations: 1_000)
     static let rxMapFilterPumping = Scenario(name: "Rx MapFilterPumping", operations: 1_000)
     static let rxMapFilterCreating = Scenario(name: "Rx MapFilterCreating", operations: 1_000)
+
+    // The rest of RxSwift's suite, and the combining operators.
+    static let rxFlatMapsPumping = Scenario(name: "Rx FlatMapsPumping", operations: 1_000)
+    static let rxFlatMapsCreating = Scenario(name: "Rx FlatMapsCreating", operations: 1_000)
+    static let rxFlatMapLatestPumping = Scenario(name: "Rx FlatMapLatestPumping", operations: 1_000)
+    static let rxFlatMapLatestCreating = Scenario(name: "Rx FlatMapLatestCreating", operations: 1_000)
+    static let rxCombineLatestPumping = Scenario(name: "Rx CombineLatestPumping", operations: 1_000)
+    static let rxCombineLatestCreating = Scenario(name: "Rx CombineLatestCreating", operations: 1_000)
+    static let mergeTwoSubjects = Scenario(name: "merge of two subjects, send", operations: 1_000)
+    static let zipTwoSubjects = Scenario(name: "zip of two subjects, send pair", operations: 1_000)
+    static let scanRemoveDuplicates = Scenario(name: "Sequence.scan.removeDuplicates.sink", operations: 1_000_000)
 }
 
 /// The per-element closures every scenario uses, identical in the library and raw targets.

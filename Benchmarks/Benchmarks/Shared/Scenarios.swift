@@ -167,7 +167,104 @@ let benchmarks: @Sendable () -> Void = {
         }
         blackHole(tally.sum)
     }
+    // RxSwift's FlatMapsPumping: one subscription, each element through five chained
+    // `flatMap { Just($0) }`: per element.
+    Catalog.rxFlatMapsPumping.register { benchmark in
+        let tally = Tally()
+        let cancellable = fiveFlatMaps(repeatElement(1, count: benchmark.scaledIterations.count).publisher, into: tally)
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // RxSwift's FlatMapsCreating: per operation, a one-element source through the five flatMaps.
+    Catalog.rxFlatMapsCreating.register { benchmark in
+        let tally = Tally()
+        for _ in benchmark.scaledIterations {
+            fiveFlatMaps(CollectionOfOne(1).publisher, into: tally).cancel()
+        }
+        blackHole(tally.sum)
+    }
+
+    // RxSwift's FlatMapLatestPumping: five `map { Just($0) }.switchToLatest()`: per element.
+    Catalog.rxFlatMapLatestPumping.register { benchmark in
+        let tally = Tally()
+        let cancellable = fiveSwitches(repeatElement(1, count: benchmark.scaledIterations.count).publisher, into: tally)
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // RxSwift's FlatMapLatestCreating: per operation, a one-element source through the five.
+    Catalog.rxFlatMapLatestCreating.register { benchmark in
+        let tally = Tally()
+        for _ in benchmark.scaledIterations {
+            fiveSwitches(CollectionOfOne(1).publisher, into: tally).cancel()
+        }
+        blackHole(tally.sum)
+    }
+
+    // zip of two subjects: per pair of sends (one tuple out).
+    Catalog.zipTwoSubjects.register { benchmark in
+        let tally = Tally()
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let cancellable = left.zip(right).sink { tally.sum &+= $0.0 &+ $0.1 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            left.send(value)
+            right.send(value)
+        }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // scan then removeDuplicates over a 1M-element Sequence publisher: per element.
+    Catalog.scanRemoveDuplicates.register { benchmark in
+        let tally = Tally()
+        let cancellable = scanRemoveDuplicatesSink(benchmark.scaledIterations.publisher, into: tally)
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    #if TETHER
+    // OpenCombine 0.14.0 has neither merge nor combineLatest: these run on Tether alone.
+
+    // merge of two subjects: per send (alternating subjects).
+    Catalog.mergeTwoSubjects.register { benchmark in
+        let tally = Tally()
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let cancellable = left.merge(with: right).sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            if value & 1 == 0 { left.send(value) } else { right.send(value) }
+        }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // RxSwift's CombineLatestPumping: a source combined with three `Just(1)`, then six more
+    // levels of combineLatest with three `Just(1)`: per element.
+    Catalog.rxCombineLatestPumping.register { benchmark in
+        let tally = Tally()
+        let cancellable = sevenCombineLatests(
+            repeatElement(1, count: benchmark.scaledIterations.count).publisher, into: tally)
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // RxSwift's CombineLatestCreating: per operation, a one-element source through the seven levels.
+    Catalog.rxCombineLatestCreating.register { benchmark in
+        let tally = Tally()
+        for _ in benchmark.scaledIterations {
+            sevenCombineLatests(CollectionOfOne(1).publisher, into: tally).cancel()
+        }
+        blackHole(tally.sum)
+    }
+    #endif
 }
+
 
 /// Where sinks add up what they receive, so no delivery can be optimised away.
 final class Tally {
@@ -240,3 +337,54 @@ final class OneAtATime: Subscriber {
         subscription = nil
     }
 }
+
+/// Five chained `flatMap { Just($0) }`, as RxSwift's FlatMaps benchmarks.
+func fiveFlatMaps<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
+where P.Output == Int, P.Failure == Never {
+    upstream
+        .flatMap { Just($0) }
+        .flatMap { Just($0) }
+        .flatMap { Just($0) }
+        .flatMap { Just($0) }
+        .flatMap { Just($0) }
+        .sink { tally.sum &+= $0 }
+}
+
+/// Five chained `map { Just($0) }.switchToLatest()`, as RxSwift's FlatMapLatest benchmarks.
+func fiveSwitches<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
+where P.Output == Int, P.Failure == Never {
+    upstream
+        .map { Just($0) }.switchToLatest()
+        .map { Just($0) }.switchToLatest()
+        .map { Just($0) }.switchToLatest()
+        .map { Just($0) }.switchToLatest()
+        .map { Just($0) }.switchToLatest()
+        .sink { tally.sum &+= $0 }
+}
+
+/// `scan` then `removeDuplicates`, through the generic operators.
+func scanRemoveDuplicatesSink<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
+where P.Output == Int, P.Failure == Never {
+    upstream
+        .scan(0) { $0 &+ ($1 & 1) }
+        .removeDuplicates()
+        .sink { tally.sum &+= $0 }
+}
+
+#if TETHER
+/// A source combined with three `Just(1)`, then six more such levels, as RxSwift's CombineLatest
+/// benchmarks.
+func sevenCombineLatests<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
+where P.Output == Int, P.Failure == Never {
+    let one = Just(1)
+    return upstream
+        .combineLatest(one, one, one) { value, _, _, _ in value }
+        .combineLatest(one, one, one) { value, _, _, _ in value }
+        .combineLatest(one, one, one) { value, _, _, _ in value }
+        .combineLatest(one, one, one) { value, _, _, _ in value }
+        .combineLatest(one, one, one) { value, _, _, _ in value }
+        .combineLatest(one, one, one) { value, _, _, _ in value }
+        .combineLatest(one, one, one) { value, _, _, _ in value }
+        .sink { tally.sum &+= $0 }
+}
+#endif

@@ -21,9 +21,8 @@ public struct Just<Output>: Publisher {
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(
-            subscription: SingleValueSubscription(
-                downstream: subscriber, value: output, publisherName: "Just"))
+        SingleValueSubscription(downstream: subscriber, value: output, publisherName: "Just")
+        .start(subscriber)
     }
 }
 

@@ -28,9 +28,8 @@ extension Optional {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
-                subscriber.receive(
-                    subscription: SingleValueSubscription(
-                        downstream: subscriber, value: output, publisherName: "Optional"))
+                SingleValueSubscription(downstream: subscriber, value: output, publisherName: "Optional")
+                .start(subscriber)
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)

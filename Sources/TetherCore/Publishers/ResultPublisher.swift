@@ -42,9 +42,8 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let output):
-                subscriber.receive(
-                    subscription: SingleValueSubscription(
-                        downstream: subscriber, value: output, publisherName: "Once"))
+                SingleValueSubscription(downstream: subscriber, value: output, publisherName: "Once")
+                .start(subscriber)
             case .failure(let failure):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(failure))
