@@ -1,5 +1,6 @@
 import Synchronization
 import Tether
+import TetherCore
 
 /// What a subscriber asked of a ``RecordingSubscription``.
 public enum SubscriptionEvent: Equatable, Sendable, CustomStringConvertible {
@@ -19,13 +20,13 @@ public enum SubscriptionEvent: Equatable, Sendable, CustomStringConvertible {
 
 /// A subscription that records every request and cancel, for tests of operators and subscribers.
 public final class RecordingSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let log = Mutex(Unsafe([SubscriptionEvent]()))
+    private let log = Locked([SubscriptionEvent]())
 
     /// Creates a recording subscription.
     public init() {}
 
     /// Everything asked of this subscription, in order.
-    public var events: [SubscriptionEvent] { log.withLock { $0.value } }
+    public var events: [SubscriptionEvent] { log.withLock { $0 } }
 
     /// The total demand requested so far.
     public var totalDemand: Subscribers.Demand {
@@ -38,12 +39,12 @@ public final class RecordingSubscription: Subscription, CustomStringConvertible,
     /// Records the request.
     /// - Parameter demand: The demand requested.
     public func request(_ demand: Subscribers.Demand) {
-        log.withLock { $0.value.append(.requested(demand)) }
+        log.withLock { $0.append(.requested(demand)) }
     }
 
     /// Records the cancel.
     public func cancel() {
-        log.withLock { $0.value.append(.cancelled) }
+        log.withLock { $0.append(.cancelled) }
     }
 
     /// `"RecordingSubscription"`.
@@ -59,7 +60,7 @@ public final class RecordingPublisher<Output, Failure: Error>: Publisher, @unche
         var subscription: RecordingSubscription
     }
 
-    private let attached = Mutex(Unsafe([Attached]()))
+    private let attached = Locked([Attached]())
 
     /// Creates a publisher with no subscribers.
     public init() {}
@@ -69,19 +70,19 @@ public final class RecordingPublisher<Output, Failure: Error>: Publisher, @unche
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = RecordingSubscription()
         attached.withLock {
-            $0.value.append(Attached(subscriber: AnySubscriber(subscriber), subscription: subscription))
+            $0.append(Attached(subscriber: AnySubscriber(subscriber), subscription: subscription))
         }
         subscriber.receive(subscription: subscription)
     }
 
     /// The subscription handed to the most recent subscriber.
     public var subscription: RecordingSubscription? {
-        attached.withLock { $0.value.last?.subscription }
+        attached.withLock { $0.last?.subscription }
     }
 
     /// The subscriptions handed out so far, in order.
     public var subscriptions: [RecordingSubscription] {
-        attached.withLock { $0.value.map(\.subscription) }
+        attached.withLock { $0.map(\.subscription) }
     }
 
     /// Sends a value to every subscriber, regardless of demand.
@@ -101,12 +102,12 @@ public final class RecordingPublisher<Output, Failure: Error>: Publisher, @unche
     /// Forgets every subscriber, as a publisher does after its completion.
     public func releaseSubscribers() {
         _ = attached.withLock { state -> [Attached] in
-            defer { state.value.removeAll() }
-            return state.value
+            defer { state.removeAll() }
+            return state
         }
     }
 
     private var subscribers: [AnySubscriber<Output, Failure>] {
-        attached.withLock { $0.value.map(\.subscriber) }
+        attached.withLock { $0.map(\.subscriber) }
     }
 }

@@ -1,5 +1,6 @@
 import Synchronization
 import Tether
+import TetherCore
 
 /// A subscriber that records everything it receives, for tests that assert whole histories.
 ///
@@ -31,7 +32,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         var subscriptionDescriptions: [String] = []
     }
 
-    private let state = Mutex(Unsafe(State()))
+    private let state = Locked(State())
     private let initialDemand: Subscribers.Demand
     private let demandPerValue: (Input) -> Subscribers.Demand
 
@@ -48,7 +49,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     }
 
     /// Everything received so far, in order.
-    public var events: [Event] { state.withLock { $0.value.events } }
+    public var events: [Event] { state.withLock { $0.events } }
 
     /// The values received so far, in order.
     public var values: [Input] {
@@ -63,11 +64,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     /// The `description` of each subscription received, in order.
     public var subscriptionDescriptions: [String] {
-        state.withLock { $0.value.subscriptionDescriptions }
+        state.withLock { $0.subscriptionDescriptions }
     }
 
     /// The subscription currently held; `nil` before the first one and after the completion.
-    public var subscription: (any Subscription)? { state.withLock { $0.value.subscription } }
+    public var subscription: (any Subscription)? { state.withLock { $0.subscription } }
 
     /// A unique identifier.
     public let combineIdentifier = CombineIdentifier()
@@ -79,9 +80,9 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// - Parameter subscription: The subscription received.
     public func receive(subscription: any Subscription) {
         state.withLock {
-            $0.value.events.append(.subscription)
-            $0.value.subscriptionDescriptions.append(String(describing: subscription))
-            if $0.value.subscription == nil { $0.value.subscription = subscription }
+            $0.events.append(.subscription)
+            $0.subscriptionDescriptions.append(String(describing: subscription))
+            if $0.subscription == nil { $0.subscription = subscription }
         }
         if initialDemand > 0 {
             subscription.request(initialDemand)
@@ -91,7 +92,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// Records the value and returns `demandPerValue(input)`.
     /// - Parameter input: The value received.
     public func receive(_ input: Input) -> Subscribers.Demand {
-        state.withLock { $0.value.events.append(.value(input)) }
+        state.withLock { $0.events.append(.value(input)) }
         return demandPerValue(input)
     }
 
@@ -99,9 +100,9 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// - Parameter completion: The completion received.
     public func receive(completion: Subscribers.Completion<Failure>) {
         let released = state.withLock { state -> (any Subscription)? in
-            state.value.events.append(.completion(completion))
-            defer { state.value.subscription = nil }
-            return state.value.subscription
+            state.events.append(.completion(completion))
+            defer { state.subscription = nil }
+            return state.subscription
         }
         _ = released
     }
@@ -115,8 +116,8 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// Cancels the held subscription and lets go of it.
     public func cancel() {
         let taken = state.withLock { state -> (any Subscription)? in
-            defer { state.value.subscription = nil }
-            return state.value.subscription
+            defer { state.subscription = nil }
+            return state.subscription
         }
         taken?.cancel()
     }

@@ -1,4 +1,5 @@
 import Synchronization
+import TetherCore
 
 /// One broken rule of the publisher/subscriber contract, found by ``PublisherConformance`` or
 /// ``SubscriberConformance``.
@@ -59,13 +60,13 @@ final class ViolationLog: @unchecked Sendable {
 
 /// A value behind a mutex; bodies must not call out to code under test.
 final class Guarded<Value>: @unchecked Sendable {
-    private let mutex: Mutex<Unsafe<Value>>
+    private let locked: Locked<Value>
 
     init(_ value: Value) {
-        mutex = Mutex(Unsafe(value))
+        locked = Locked(value)
     }
 
     func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        mutex.withLock { box in Unsafe(body(&box.value)) }.value
+        locked.withLock(body)
     }
 }

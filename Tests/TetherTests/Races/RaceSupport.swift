@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tether
+import TetherCore
 import TetherTesting
 
 /// Runs two closures against each other, released together by a ``SpinBarrier``, round after
@@ -78,7 +79,7 @@ final class RaceSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendab
         var subscription: (any Subscription)?
     }
 
-    private let state = Mutex(Box(State()))
+    private let state = Locked(State())
     private let inside = Atomic<Bool>(false)
     private let cancelReturned = Atomic<Bool>(false)
     private let overlapCount = Atomic<Int>(0)
@@ -91,7 +92,7 @@ final class RaceSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendab
         initialDemand = demand
     }
 
-    var events: [Event] { state.withLock { $0.value.events } }
+    var events: [Event] { state.withLock { $0.events } }
     var overlaps: Int { overlapCount.load(ordering: .sequentiallyConsistent) }
     var signalsAfterCancel: Int { lateCount.load(ordering: .sequentiallyConsistent) }
 
@@ -103,18 +104,18 @@ final class RaceSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendab
         events.filter { if case .completion = $0 { return true } else { return false } }.count
     }
 
-    var subscription: (any Subscription)? { state.withLock { Box($0.value.subscription) }.value }
+    var subscription: (any Subscription)? { state.withLock { $0.subscription } }
 
     func request(_ demand: Subscribers.Demand) {
-        let subscription = state.withLock { Box($0.value.subscription) }.value
+        let subscription = state.withLock { $0.subscription }
         subscription?.request(demand)
     }
 
     func cancel() {
-        let subscription = state.withLock { state -> Box<(any Subscription)?> in
-            defer { state.value.subscription = nil }
-            return Box(state.value.subscription)
-        }.value
+        let subscription = state.withLock { state -> (any Subscription)? in
+            defer { state.subscription = nil }
+            return state.subscription
+        }
         subscription?.cancel()
         cancelReturned.store(true, ordering: .sequentiallyConsistent)
     }
@@ -130,9 +131,9 @@ final class RaceSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendab
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let released = state.withLock { state -> Box<(any Subscription)?> in
-            defer { state.value.subscription = nil }
-            return Box(state.value.subscription)
+        let released = state.withLock { state -> (any Subscription)? in
+            defer { state.subscription = nil }
+            return state.subscription
         }
         _ = released
         signal(.completion(completion)) { _ in }
@@ -146,8 +147,8 @@ final class RaceSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendab
             overlapCount.add(1, ordering: .sequentiallyConsistent)
         }
         state.withLock {
-            $0.value.events.append(event)
-            update(&$0.value)
+            $0.events.append(event)
+            update(&$0)
         }
         // Widens the window in which an overlapping signal would be seen.
         for _ in 0..<50 { _ = inside.load(ordering: .relaxed) }
