@@ -633,6 +633,13 @@ final class ConformanceTableTests: TetherTestCase {
                 let relay = CurrentValueRelay(0)
                 return .hot(relay.prefix(5), replays: 1, send: { relay.accept($0) }, finish: {})
             },
+            .cold(
+                "Publishers.WithLatestFrom", elements: 5, options: .tether(),
+                make: { recorded(5).withLatestFrom(Just(10).setFailureType(to: TestError.self), resultSelector: +) },
+                failing: { recorded(2, thenFails: true).withLatestFrom(Just(10).setFailureType(to: TestError.self)) }),
+            .driven("Publishers.WithLatestFrom", "subject", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.withLatestFrom(CurrentValueSubject<Int, TestError>(0)) { value, _ in value } }
+            },
         ]
     }
 
