@@ -640,6 +640,19 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.WithLatestFrom", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.withLatestFrom(CurrentValueSubject<Int, TestError>(0)) { value, _ in value } }
             },
+            // Five values and the completion event.
+            .cold("Publishers.Materialize", elements: 6, options: .tether()) { recorded(5).materialize() },
+            // The subject is sent five values; the sixth element is the event `finish` makes.
+            .driven("Publishers.Materialize", "subject", elements: 6, options: .tether(multicast: true)) {
+                let subject = PassthroughSubject<Int, TestError>()
+                return .hot(
+                    subject.materialize(), send: { index in if index < 5 { subject.send(index) } },
+                    finish: { subject.send(completion: .finished) })
+            },
+            .cold(
+                "Publishers.Dematerialize", elements: 5, options: .tether(),
+                make: { recorded(5).materialize().dematerialize() },
+                failing: { recorded(2, thenFails: true).materialize().dematerialize() }),
         ]
     }
 
