@@ -160,6 +160,7 @@ final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
         rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows + concurrencyRows + foundationRows
+            + beyondRows
     }
 
     // Split into groups so that each array literal type-checks quickly.
@@ -614,6 +615,47 @@ final class ConformanceTableTests: TetherTestCase {
         ]
     }
 
+    // beyond: operators and subjects beyond Combine's catalogue (replay, relays, withLatestFrom,
+    // materialize).
+    private static var beyondRows: [ConformanceRow] {
+        [
+            .driven("ReplaySubject", elements: 5, options: .tether(multicast: true), make: replayUnderTest),
+            .driven("Publishers.Autoconnect", "share(replay:)", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.share(replay: 2) }
+            },
+            // A relay never finishes: prefix(5) ends each subscription after the elements, and
+            // cancels the relay's subscription, which is what these rows check.
+            .driven("PassthroughRelay", "prefix", elements: 5, options: .tether(multicast: true)) {
+                let relay = PassthroughRelay<Int>()
+                return .hot(relay.prefix(5), send: { relay.accept($0) }, finish: {})
+            },
+            .driven("CurrentValueRelay", "prefix", elements: 5, options: .tether(multicast: true)) {
+                let relay = CurrentValueRelay(0)
+                return .hot(relay.prefix(5), replays: 1, send: { relay.accept($0) }, finish: {})
+            },
+            .cold(
+                "Publishers.WithLatestFrom", elements: 5, options: .tether(),
+                make: { recorded(5).withLatestFrom(Just(10).setFailureType(to: TestError.self), resultSelector: +) },
+                failing: { recorded(2, thenFails: true).withLatestFrom(Just(10).setFailureType(to: TestError.self)) }),
+            .driven("Publishers.WithLatestFrom", "subject", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.withLatestFrom(CurrentValueSubject<Int, TestError>(0)) { value, _ in value } }
+            },
+            // Five values and the completion event.
+            .cold("Publishers.Materialize", elements: 6, options: .tether()) { recorded(5).materialize() },
+            // The subject is sent five values; the sixth element is the event `finish` makes.
+            .driven("Publishers.Materialize", "subject", elements: 6, options: .tether(multicast: true)) {
+                let subject = PassthroughSubject<Int, TestError>()
+                return .hot(
+                    subject.materialize(), send: { index in if index < 5 { subject.send(index) } },
+                    finish: { subject.send(completion: .finished) })
+            },
+            .cold(
+                "Publishers.Dematerialize", elements: 5, options: .tether(),
+                make: { recorded(5).materialize().dematerialize() },
+                failing: { recorded(2, thenFails: true).materialize().dematerialize() }),
+        ]
+    }
+
     /// Publisher types deliberately left out of the table, with the reason.
     static let exempt: [String: String] = [
         // core publishers and operators
@@ -687,4 +729,14 @@ extension PublisherConformance.Options {
     static var tetherAsync: Self {
         Self(zeroDemand: .traps, concurrentSignals: true, cancellation: .eventual, quietPeriod: 0.05)
     }
+}
+
+/// A `ReplaySubject` that was sent elements 0 and 1 before anyone subscribed, fed with the rest.
+func replayUnderTest() -> PublisherUnderTest<ReplaySubject<Int, TestError>> {
+    let subject = ReplaySubject<Int, TestError>(bufferSize: 2)
+    subject.send(0)
+    subject.send(1)
+    return .hot(
+        subject, replays: 2, send: { subject.send($0) }, finish: { subject.send(completion: .finished) },
+        fail: { subject.send(completion: .failure(TestError(id: 1))) })
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Finds the public publisher types declared in source files, by reading the declarations.
 ///
 /// A type counts when it is declared `public` (struct, class or enum) and lists `Publisher`,
-/// `ConnectablePublisher` or `Subject` among its conformances, or when an extension adds one
+/// `ConnectablePublisher`, `Subject` or `Relay` among its conformances, or when an extension adds one
 /// of those conformances to it. A type declared inside `extension Publishers` (or any other
 /// type or extension at the top of the file) is named with that prefix: `Publishers.Map`,
 /// `Optional.Publisher`.
@@ -15,7 +15,7 @@ enum PublicPublisherScan {
     private static let extensionPattern = try! NSRegularExpression(
         pattern: #"^extension\s+([A-Za-z_][\w.]*)\s*:([^{]*)"#)
     private static let protocolPattern = try! NSRegularExpression(
-        pattern: #"\b(?:Connectable)?Publisher\b|\bSubject\b"#)
+        pattern: #"\b(?:Connectable)?Publisher\b|\bSubject\b|\bRelay\b"#)
 
     /// The names of the public publisher types declared under `directories`.
     static func publisherTypes(under directories: [URL]) throws -> Set<String> {
