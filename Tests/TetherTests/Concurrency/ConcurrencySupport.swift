@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tether
+import TetherCore
 import XCTest
 
 /// Runs an async test body from a synchronous XCTest method, failing after `timeout` seconds.
@@ -9,7 +10,7 @@ func runAsync(
     _ body: @escaping @Sendable () async throws -> Void
 ) {
     let done = DispatchSemaphore(value: 0)
-    let failure = Mutex<String?>(nil)
+    let failure = Locked<String?>(nil)
     Task {
         do { try await body() } catch { failure.withLock { $0 = "threw \(error)" } }
         done.signal()
@@ -34,7 +35,7 @@ func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
 
 /// Counts how many async calls run at once, and the most that ever did.
 final class ConcurrencyGauge: Sendable {
-    private let state = Mutex<(now: Int, most: Int, started: Int)>((0, 0, 0))
+    private let state = Locked<(now: Int, most: Int, started: Int)>((0, 0, 0))
 
     func enter() {
         state.withLock {
@@ -53,7 +54,7 @@ final class ConcurrencyGauge: Sendable {
 
 /// A thread-safe list for values recorded from tasks.
 final class SharedLog<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
+    private let items = Locked<[Element]>([])
     func append(_ item: Element) { items.withLock { $0.append(item) } }
     var all: [Element] { items.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tether
+import TetherCore
 import TetherTesting
 import XCTest
 
@@ -8,7 +9,7 @@ final class ConcurrencyRacesTests: TetherTestCase {
     /// One round's state: a task suspended in `next()` on a publisher that has asked for one.
     private final class NextRound: @unchecked Sendable {
         let publisher = RecordingPublisher<Int, Never>()
-        let result = Mutex<[Int?]>([])
+        let result = Locked<[Int?]>([])
         var task: Task<Void, Never>?
     }
 
