@@ -72,3 +72,13 @@ extension Just {
         Optional<T>.Publisher(transform(output))
     }
 }
+
+extension Just {
+    /// Declares a failure type, as Combine's `Just` does: a `Result` publisher that succeeds.
+    /// - Parameter failureType: The failure type to declare.
+    /// - Returns: A publisher of the same value that can, in its type, fail with `E`.
+    @inlinable
+    public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
+        .init(output)
+    }
+}

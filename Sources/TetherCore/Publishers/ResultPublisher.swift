@@ -89,3 +89,15 @@ extension Result.Publisher {
         }
     }
 }
+
+extension Result.Publisher where Failure == Never {
+    /// Declares a failure type for a publisher that cannot fail, keeping it a `Result` publisher.
+    /// - Parameter failureType: The failure type to declare.
+    /// - Returns: A publisher of the same value that can, in its type, fail with `E`.
+    @inlinable
+    public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
+        switch result {
+        case .success(let output): return .init(output)
+        }
+    }
+}

@@ -46,3 +46,14 @@ final class SequenceReducingTests: TetherTestCase {
         XCTAssertEqual(recorder.completion, .finished)
     }
 }
+
+/// Combine's one-value publishers keep their kind when they declare a failure type.
+final class SetFailureTypeFusionTests: TetherTestCase {
+    func testJustAndResultDeclareAFailureAsAResultPublisher() {
+        let just: Result<Int, TestError>.Publisher = Just(3).setFailureType(to: TestError.self)
+        let result: Result<Int, TestError>.Publisher =
+            Result<Int, Never>.Publisher(4).setFailureType(to: TestError.self)
+        XCTAssertEqual(just.result, .success(3))
+        XCTAssertEqual(result.result, .success(4))
+    }
+}
