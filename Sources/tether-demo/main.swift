@@ -1,6 +1,7 @@
 // The demonstration of Tether's main job: Combine's API on Linux, with subscription lifetimes
 // you can see. Each section prints what happened and checks it; the process exits non-zero if
 // any check fails.
+import Foundation
 import Tether
 
 var failures = 0
@@ -92,6 +93,37 @@ do {
 }
 check(weakFinished == nil, "completion released the closure that captured the screen")
 
+section("A weak sink lets its owner go without a cancel")
+weak var weakDashboard: Screen?
+let liveBeforeDashboard = SubscriptionLedger.liveCount
+do {
+    let screen = Screen(name: "dashboard")
+    weakDashboard = screen
+    // Tether's one-line answer to `[weak self]`: the owner is held weakly and handed back.
+    screen.cancellable = titles.sink(weak: screen) { screen, title in screen.title = title }
+    titles.send("Dashboard")
+    check(screen.title == "Dashboard", "the screen follows the subject")
+}
+check(weakDashboard == nil, "the screen is gone although nobody cancelled")
+titles.send("after the owner left")
+check(SubscriptionLedger.liveCount == liveBeforeDashboard,
+      "the next value ended the orphaned subscription")
+
+section("The ledger names what keeps an object alive")
+if SubscriptionLedger.isEnabled {
+    let leaky = Screen(name: "leaky")
+    // The classic cycle: screen → cancellable → sink → closure → screen.
+    leaky.cancellable = titles.map { $0.uppercased() }.sink { leaky.title = $0 }
+    for entry in SubscriptionLedger.snapshot() {
+        print("  live: \(entry)")
+    }
+    let named = SubscriptionLedger.snapshot().contains { $0.chain.contains("Sink") && $0.line != nil }
+    check(named, "the ledger shows the chain and the line that made it")
+    leaky.cancellable = nil
+} else {
+    print("  (release build: the ledger is compiled out)")
+}
+
 section("The ledger of live subscriptions")
 alerting.cancel()
 let live = SubscriptionLedger.liveCount
@@ -104,5 +136,5 @@ if SubscriptionLedger.isEnabled {
 
 print(failures == 0 ? "\nAll checks passed." : "\n\(failures) check(s) failed.")
 if failures > 0 {
-    fatalError("tether-demo: \(failures) check(s) failed")
+    exit(1)
 }
