@@ -19,11 +19,15 @@ extension Subscribers {
         @usableFromInline
         internal let termination = TerminationSignal()
 
-        // Touched only on the publisher's serialised signal path (values, then completion).
+        // Touched only on the publisher's serialised signal path (values, then completion): the
+        // publisher contract already rules out overlapping access, so the per-value dynamic
+        // exclusivity check is skipped.
         @usableFromInline
+        @exclusivity(unchecked)
         internal var onValue: ((Input) -> Void)?
 
         @usableFromInline
+        @exclusivity(unchecked)
         internal var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
         /// The closure to execute on receipt of a value; a no-op once the sink has completed.
