@@ -54,6 +54,7 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
     private let log: ViolationLog
     private let initialDemand: Subscribers.Demand
     private let keepsSubscriptionAfterCompletion: Bool
+    private let countsDemand: Bool
     private let holdPerValue: Duration
     private let onValue: ((ConformanceProbe, Int) -> Subscribers.Demand)?
 
@@ -61,6 +62,8 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
 
     /// - Parameters:
     ///   - log: Where violations go.
+    ///   - countsDemand: `false` for a publisher declared to deliver every value once any
+    ///     demand was requested: §1.1 then only flags values before the first request.
     ///   - demand: Requested from inside `receive(subscription:)`; `.none` requests nothing.
     ///   - keepsSubscriptionAfterCompletion: Keep the subscription after the completion, to call
     ///     it afterwards (§1.7, §3.6 checks).
@@ -69,6 +72,7 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
     ///   - onValue: Called with the probe and the 1-based value count; returns the demand.
     init(
         log: ViolationLog,
+        countsDemand: Bool = true,
         demand: Subscribers.Demand,
         keepsSubscriptionAfterCompletion: Bool = false,
         holdPerValue: Duration = .zero,
@@ -77,6 +81,7 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
         self.log = log
         self.initialDemand = demand
         self.keepsSubscriptionAfterCompletion = keepsSubscriptionAfterCompletion
+        self.countsDemand = countsDemand
         self.holdPerValue = holdPerValue
         self.onValue = onValue
     }
@@ -181,7 +186,8 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
                 log.record("1.7", "a value arrived after the completion (\(completion)).")
             }
             state.values.append(String(describing: input))
-            if Subscribers.Demand.max(state.values.count) > state.demanded {
+            let bound = countsDemand || state.demanded == .none ? Subscribers.Demand.max(state.values.count) : .none
+            if bound > state.demanded {
                 log.record(
                     "1.1",
                     "value number \(state.values.count) arrived, but the subscriber had demanded \(state.demanded) in all.")

@@ -15,7 +15,7 @@ extension PublisherChecker {
         checkDemandIsHonoured()
         checkFewerValuesThenFinished()
         checkFailureIsSignalled()
-        checkNothingAfterCompletion()
+        if options.termination != .never { checkNothingAfterCompletion() }
         if options.concurrentSignals { checkSignalsNeverOverlap() }
         if options.multicast { checkEverySubscriberSeesTheSameSequence() }
         checkRequestFromInsideReceive()
@@ -23,7 +23,7 @@ extension PublisherChecker {
         checkDemandIsAdditive()
         checkCancelStopsSignals()
         checkCancelReleasesTheSubscriber()
-        checkCompletionReleasesTheSubscriber()
+        if options.termination != .never { checkCompletionReleasesTheSubscriber() }
         checkLargeDemand()
         if case .ignored = options.zeroDemand { checkZeroDemandIsIgnored() }
     }
@@ -32,7 +32,7 @@ extension PublisherChecker {
     func checkSubscriptionComesFirstAndOnce() {
         check("subscription comes first, once") { log in
             let source = make()
-            let probe = Probe(log: log, demand: .none, keepsSubscriptionAfterCompletion: true)
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .none, keepsSubscriptionAfterCompletion: true)
             source.publisher.subscribe(probe)
             if !eventually({ probe.subscriptionCount > 0 }) {
                 log.record("1.9", "subscribe(_:) never called receive(subscription:).")
@@ -52,9 +52,9 @@ extension PublisherChecker {
         let demands = Set([1, 2, elements / 2, elements - 1]).filter { $0 >= 1 && $0 < elements }.sorted()
         for demand in demands {
             check("demand of max(\(demand)) is honoured") { log in
-                let probe = Probe(log: log, demand: .max(demand))
+                let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(demand))
                 let source = subscribeAndRun(probe)
-                expect(probe, values: demand, finishes: false, rule: "1.2", log, "with demand max(\(demand))")
+                expect(probe, values: deliversAll ? elements : demand, finishes: false, rule: "1.2", log, "with demand max(\(demand))")
                 probe.cancel()
                 withExtendedLifetime(source) {}
             }
@@ -65,14 +65,21 @@ extension PublisherChecker {
     func checkFewerValuesThenFinished() {
         for demand in [Subscribers.Demand.max(elements + 3), .unlimited] {
             check("demand of \(demand) gives every element, then finished") { log in
-                let probe = Probe(log: log, demand: demand)
+                let probe = Probe(log: log, countsDemand: !deliversAll, demand: demand)
                 let source = subscribeAndRun(probe)
+                if options.termination == .never {
+                    expect(probe, values: elements, finishes: true, rule: "1.2", log, "with demand \(demand)")
+                    probe.cancel()
+                    withExtendedLifetime(source) {}
+                    return
+                }
                 eventually { probe.completion != nil }
                 quiet()
                 if probe.completion == nil && probe.valueCount == elements {
                     log.record("1.5", "all \(elements) elements arrived for a demand of \(demand), but no completion followed.")
-                } else if probe.valueCount != elements || !probe.isFinished {
-                    log.record("1.2", "with demand \(demand): expected \(elements) values, finished; got \(probe.summary).")
+                } else if probe.valueCount != elements || !hasDeclaredCompletion(probe) {
+                    let ending = options.termination == .fails ? "failed" : "finished"
+                    log.record("1.2", "with demand \(demand): expected \(elements) values, \(ending); got \(probe.summary).")
                 }
                 probe.cancel()
                 withExtendedLifetime(source) {}
@@ -82,12 +89,16 @@ extension PublisherChecker {
 
     /// §1.4: a failing publisher signals its failure.
     func checkFailureIsSignalled() {
+        if options.termination == .never { return }
+        let declaredToFail = options.termination == .fails
         let hotFail = make().fail != nil
-        guard failing != nil || hotFail else { return }
+        guard failing != nil || hotFail || declaredToFail else { return }
         check("failure is signalled") { log in
-            let probe = Probe(log: log, demand: .unlimited)
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .unlimited)
             let source: PublisherUnderTest<P>
-            if let failing {
+            if declaredToFail {
+                source = subscribeAndRun(probe)
+            } else if let failing {
                 source = failing()
                 source.publisher.subscribe(probe)
             } else {
@@ -108,7 +119,7 @@ extension PublisherChecker {
     /// §1.7: after the completion, requests, sends and completions deliver nothing.
     func checkNothingAfterCompletion() {
         check("nothing after the completion") { log in
-            let probe = Probe(log: log, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
             let source = subscribeAndRun(probe)
             guard eventually({ probe.completion != nil }) else { return }
             let count = probe.valueCount
@@ -140,7 +151,7 @@ extension PublisherChecker {
     private func runOverlapRound(_ log: ViolationLog) {
         let threads = 4
         let source = make()
-        let probe = Probe(log: log, demand: source.isHot ? .unlimited : .none, holdPerValue: .milliseconds(1))
+        let probe = Probe(log: log, countsDemand: !deliversAll, demand: source.isHot ? .unlimited : .none, holdPerValue: .milliseconds(1))
         source.publisher.subscribe(probe)
         if source.isHot {
             let elements = elements
@@ -165,10 +176,14 @@ extension PublisherChecker {
     func checkEverySubscriberSeesTheSameSequence() {
         check("every subscriber sees the same sequence") { log in
             let source = make()
-            let probes = (0..<3).map { _ in Probe(log: log, demand: .unlimited) }
+            let probes = (0..<3).map { _ in Probe(log: log, countsDemand: !deliversAll, demand: .unlimited) }
             for probe in probes { source.publisher.subscribe(probe) }
             source.emitAndFinish(elements)
-            eventually { probes.allSatisfy { $0.completion != nil } }
+            if options.termination == .never {
+                eventually { probes.allSatisfy { $0.valueCount >= elements } }
+            } else {
+                eventually { probes.allSatisfy { $0.completion != nil } }
+            }
             quiet()
             let first = probes[0]
             for (index, probe) in probes.enumerated().dropFirst()
@@ -188,7 +203,7 @@ extension PublisherChecker {
     /// unbounded recursion.
     func checkRequestFromInsideReceive() {
         check("request from inside receive") { log in
-            let probe = Probe(log: log, demand: .max(1)) { probe, _ in
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(1)) { probe, _ in
                 probe.request(.max(1))
                 return .none
             }
@@ -208,7 +223,7 @@ extension PublisherChecker {
     func checkRequestAndCancelAfterCancelAreNoOps() {
         check("request and cancel after cancel are no-ops") { log in
             let source = make()
-            let probe = Probe(log: log, demand: .max(1))
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(1))
             source.publisher.subscribe(probe)
             guard let subscription = probe.subscription else { return }
             probe.cancel()
@@ -230,20 +245,20 @@ extension PublisherChecker {
 
     /// §3.8: demand is additive, whether requested twice or returned from `receive(_:)`.
     func checkDemandIsAdditive() {
-        let expected = min(3, elements)
+        let expected = deliversAll ? elements : min(3, elements)
         check("demand is additive: two requests") { log in
             let source = make()
-            let probe = Probe(log: log, demand: .none)
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .none)
             source.publisher.subscribe(probe)
             probe.request(.max(1))
             probe.request(.max(2))
             source.emitAndFinish(elements)
-            expect(probe, values: expected, finishes: elements <= 3, rule: "3.8", log, "after max(1) then max(2)")
+            expect(probe, values: expected, finishes: deliversAll || elements <= 3, rule: "3.8", log, "after max(1) then max(2)")
             probe.cancel()
             withExtendedLifetime(source) {}
         }
         check("demand is additive: two requests from inside receive") { log in
-            let probe = Probe(log: log, demand: .max(1)) { probe, count in
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(1)) { probe, count in
                 if count == 1 {
                     probe.request(.max(1))
                     probe.request(.max(1))
@@ -251,14 +266,14 @@ extension PublisherChecker {
                 return .none
             }
             let source = subscribeAndRun(probe)
-            expect(probe, values: expected, finishes: elements <= 3, rule: "3.8", log, "after max(1), then max(1) twice inside receive")
+            expect(probe, values: expected, finishes: deliversAll || elements <= 3, rule: "3.8", log, "after max(1), then max(1) twice inside receive")
             probe.cancel()
             withExtendedLifetime(source) {}
         }
         check("demand is additive: returned from receive") { log in
-            let probe = Probe(log: log, demand: .max(1)) { _, count in count == 1 ? .max(2) : .none }
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(1)) { _, count in count == 1 ? .max(2) : .none }
             let source = subscribeAndRun(probe)
-            expect(probe, values: expected, finishes: elements <= 3, rule: "3.8", log, "after max(1), then max(2) returned")
+            expect(probe, values: expected, finishes: deliversAll || elements <= 3, rule: "3.8", log, "after max(1), then max(2) returned")
             probe.cancel()
             withExtendedLifetime(source) {}
         }
@@ -268,7 +283,7 @@ extension PublisherChecker {
     func checkCancelStopsSignals() {
         guard elements > 0 else { return }
         check("cancel stops signals") { log in
-            let probe = Probe(log: log, demand: .unlimited) { probe, count in
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .unlimited) { probe, count in
                 if count == 1 { probe.cancel() }
                 return .none
             }
@@ -300,7 +315,7 @@ extension PublisherChecker {
     func checkCancelReleasesTheSubscriber() {
         check("cancel releases the subscriber") { log in
             let source = make()
-            var probe: Probe? = Probe(log: log, demand: .max(1))
+            var probe: Probe? = Probe(log: log, countsDemand: !deliversAll, demand: .max(1))
             weak let released = probe
             var subscription: (any Subscription)?
             if let live = probe {
@@ -320,7 +335,7 @@ extension PublisherChecker {
     func checkCompletionReleasesTheSubscriber() {
         check("completion releases the subscriber") { log in
             let source = make()
-            var probe: Probe? = Probe(log: log, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
+            var probe: Probe? = Probe(log: log, countsDemand: !deliversAll, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
             weak let released = probe
             var subscription: (any Subscription)?
             if let live = probe {
@@ -343,28 +358,31 @@ extension PublisherChecker {
     /// §3.17: demand up to `Int.max`, and cumulative demand beyond it, is honoured.
     func checkLargeDemand() {
         check("demand of max(Int.max)") { log in
-            let probe = Probe(log: log, demand: .max(Int.max))
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(Int.max))
             let source = subscribeAndRun(probe)
             expect(probe, values: elements, finishes: true, rule: "3.17", log, "with demand max(Int.max)")
+            probe.cancel()
             withExtendedLifetime(source) {}
         }
         check("cumulative demand beyond Int.max") { log in
-            let probe = Probe(log: log, demand: .max(Int.max)) { probe, count in
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(Int.max)) { probe, count in
                 guard count == 1 else { return .none }
                 probe.request(.max(Int.max))
                 return .max(Int.max)
             }
             let source = subscribeAndRun(probe)
             expect(probe, values: elements, finishes: true, rule: "3.17", log, "with demand adding up beyond Int.max")
+            probe.cancel()
             withExtendedLifetime(source) {}
         }
         check("unlimited demand plus more") { log in
-            let probe = Probe(log: log, demand: .unlimited) { probe, count in
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .unlimited) { probe, count in
                 if count == 1 { probe.request(.max(1)) }
                 return count == 1 ? .max(1) : .none
             }
             let source = subscribeAndRun(probe)
             expect(probe, values: elements, finishes: true, rule: "3.17", log, "with unlimited demand, then more")
+            probe.cancel()
             withExtendedLifetime(source) {}
         }
     }
@@ -373,7 +391,7 @@ extension PublisherChecker {
     func checkZeroDemandIsIgnored() {
         check("request(.none) is ignored") { log in
             let source = make()
-            let probe = Probe(log: log, demand: .none)
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .none)
             source.publisher.subscribe(probe)
             probe.request(.none)
             source.emit(elements)
@@ -383,7 +401,7 @@ extension PublisherChecker {
             }
             probe.request(.max(1))
             source.emitAndFinish(elements)
-            let expected = min(1, elements)
+            let expected = deliversAll ? elements : min(1, elements)
             eventually { probe.valueCount >= expected }
             quiet()
             if probe.valueCount != expected {

@@ -43,6 +43,10 @@ import Darwin
 /// - §3.13 after `cancel()`, and after the completion, the publisher lets go of the subscriber
 ///   (checked with a weak reference while the subscription object is kept alive);
 /// - §3.17 demand of `.max(Int.max)`, and cumulative demand that saturates to `.unlimited`.
+///
+/// ``Options/termination`` adapts the checks to a publisher that fails instead of finishing
+/// (`Fail`) or never completes (`Published.Publisher`), and ``Options/demand`` to one that
+/// stops counting demand once any was requested (`ObservableObjectPublisher`).
 public enum PublisherConformance {
     /// How the publisher under test is expected to behave where Combine leaves a choice.
     public struct Options: Sendable {
@@ -67,8 +71,39 @@ public enum PublisherConformance {
             case eventual
         }
 
+        /// How the publisher's stream ends.
+        public enum Termination: Sendable {
+            /// It finishes after its elements; a failure is checked through a failing variant.
+            case finishes
+            /// Its only terminal is a failure, after its elements (none, for `Fail`): the
+            /// checks that expect `.finished` expect the failure instead, and a hot publisher's
+            /// `finish` must make it fail.
+            case fails
+            /// It never completes (`Published.Publisher`, `ObservableObjectPublisher`): the
+            /// checks drive the elements, check what still applies (demand bounds, no overlap,
+            /// subscription first and once, cancel stops signals and releases the subscriber,
+            /// additive demand), and end by cancelling instead of waiting for a completion. A
+            /// completion is reported as a violation; completion checks are skipped.
+            case never
+        }
+
+        /// How the publisher counts demand.
+        public enum DemandAccounting: Sendable {
+            /// Every value uses up one unit of demand (the contract).
+            case counted
+            /// Once any demand was requested, every value is delivered without counting
+            /// demand, as Combine's `ObservableObjectPublisher` does. §1.1 then only checks that
+            /// nothing arrives before the first request; §1.2 and §3.8 expect every element
+            /// once any demand arrived; §3.17 only checks that large demand keeps delivering.
+            case uncountedOnceRequested
+        }
+
         /// What `request(.none)` does.
         public var zeroDemand: ZeroDemand
+        /// How the stream ends.
+        public var termination: Termination
+        /// How the publisher counts demand.
+        public var demand: DemandAccounting
         /// The publisher shares one stream among its subscribers (subjects, `share()`), so
         /// every subscriber must see the same sequence (§1.11).
         public var multicast: Bool
@@ -91,6 +126,8 @@ public enum PublisherConformance {
         /// Creates options; the defaults suit a synchronous, unicast publisher.
         /// - Parameters:
         ///   - zeroDemand: What `request(.none)` does.
+        ///   - termination: How the stream ends.
+        ///   - demand: How the publisher counts demand.
         ///   - multicast: Whether every subscriber must see the same sequence.
         ///   - concurrentSignals: Whether requests and hot sends may come from several threads.
         ///   - cancellation: When signals must stop after `cancel()`.
@@ -99,6 +136,8 @@ public enum PublisherConformance {
         ///   - quietPeriod: How long to wait before concluding nothing more arrives, in seconds.
         public init(
             zeroDemand: ZeroDemand = .unchecked,
+            termination: Termination = .finishes,
+            demand: DemandAccounting = .counted,
             multicast: Bool = false,
             concurrentSignals: Bool = false,
             cancellation: Cancellation = .immediate,
@@ -107,6 +146,8 @@ public enum PublisherConformance {
             quietPeriod: Double = 0
         ) {
             self.zeroDemand = zeroDemand
+            self.termination = termination
+            self.demand = demand
             self.multicast = multicast
             self.concurrentSignals = concurrentSignals
             self.cancellation = cancellation
@@ -252,20 +293,49 @@ struct PublisherChecker<P: Publisher> {
         return source
     }
 
-    /// Expects exactly `count` values, and `.finished` when `finishes`.
+    /// Whether the probe's completion is the one the publisher declares (`.finished`, or a
+    /// failure under ``PublisherConformance/Options/Termination/fails``).
+    func hasDeclaredCompletion(_ probe: Probe) -> Bool {
+        switch options.termination {
+        case .finishes: return probe.isFinished
+        case .fails: return probe.isFailed
+        case .never: return false
+        }
+    }
+
+    /// `true` when the publisher delivers every element once any demand was requested.
+    var deliversAll: Bool { options.demand == .uncountedOnceRequested }
+
+    /// Expects exactly `count` values, and the declared completion when `terminates` (for a
+    /// publisher that never completes: no completion at all).
     func expect(
-        _ probe: Probe, values count: Int, finishes: Bool, rule: String, _ log: ViolationLog, _ context: String
+        _ probe: Probe, values count: Int, finishes terminates: Bool, rule: String, _ log: ViolationLog, _ context: String
     ) {
-        if finishes {
+        let completes = terminates && options.termination != .never
+        if completes {
             eventually { probe.completion != nil }
         } else {
             eventually { probe.valueCount >= count }
         }
         quiet()
-        let finishedAsExpected = finishes ? probe.isFinished : true
-        if probe.valueCount != count || !finishedAsExpected {
-            let expected = finishes ? "\(count) values, finished" : "\(count) values"
-            log.record(rule, "\(context): expected \(expected); got \(probe.summary).")
+        let endedAsExpected: Bool
+        let ending: String
+        switch (completes, options.termination) {
+        case (true, .fails):
+            endedAsExpected = probe.isFailed
+            ending = ", failed"
+        case (true, _):
+            endedAsExpected = probe.isFinished
+            ending = ", finished"
+        case (false, .never):
+            endedAsExpected = probe.completion == nil
+            ending = ", no completion (declared never to complete)"
+        case (false, _):
+            endedAsExpected = true
+            ending = ""
+        }
+        if probe.valueCount != count || !endedAsExpected {
+            log.record(rule, "\(context): expected \(count) values\(ending); got \(probe.summary).")
         }
     }
 }

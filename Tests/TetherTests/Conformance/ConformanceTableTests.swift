@@ -160,7 +160,7 @@ final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
         rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows + concurrencyRows + foundationRows
-            + beyondRows
+            + beyondRows + terminationRows
     }
 
     // Split into groups so that each array literal type-checks quickly.
@@ -656,31 +656,44 @@ final class ConformanceTableTests: TetherTestCase {
         ]
     }
 
+    // termination: publishers that fail instead of finishing, or never complete.
+    private static var terminationRows: [ConformanceRow] {
+        [
+            // Fail sends no elements: the checks expect the failure wherever they would expect
+            // `.finished`, and that nothing follows it and the subscriber is let go.
+            .cold("Fail", elements: 0, options: .init(zeroDemand: .ignored, termination: .fails)) {
+                Fail<Int, TestError>(error: TestError(id: 1))
+            },
+            // Never completes, and delivers every send once any demand was requested: checked are
+            // nothing before the first request, every send after it, no overlap across four
+            // sending threads, the same sequence for every subscriber, and cancel stopping
+            // signals and letting go of the subscriber.
+            .driven(
+                "ObservableObjectPublisher", elements: 5,
+                options: .init(
+                    zeroDemand: .traps, termination: .never, demand: .uncountedOnceRequested, multicast: true,
+                    concurrentSignals: true),
+                make: objectWillChangeUnderTest),
+            // Never completes: checked are the current value then each set, within the demand,
+            // for every subscriber alike, and cancel stopping signals and letting go.
+            .driven(
+                "Published.Publisher", elements: 5, options: .init(termination: .never, multicast: true),
+                make: publishedUnderTest),
+        ]
+    }
+
     /// Publisher types deliberately left out of the table, with the reason.
     static let exempt: [String: String] = [
         // core publishers and operators
-        "Fail": """
-            It always fails, and the kit verifies publishers that finish after their elements: \
-            failure is checked only through a failing variant of a finishing type (the \
-            Result.Publisher, Record and Future rows cover the same immediate-failure path).
-            """,
-        "ObservableObjectPublisher": """
-            It never completes, and as in Combine it delivers every send() once any demand was \
-            requested, without counting demand; the kit has no option for either.
-            """,
         "Publishers.Timeout": """
             On ImmediateScheduler the timer armed at subscription fires at once, so the stream \
             times out before any element; its behaviour is covered with marbles on a \
             TestScheduler (TimeOperatorMarbleTests).
             """,
         "Timer.TimerPublisher": """
-            It never completes, and it ticks on a run loop at its own pace rather than when told \
-            to; the kit requires a publisher that finishes after its elements, produced on \
-            demand or by a send. TimerPublisherTests cover demand, connection and cancellation.
-            """,
-        "Published.Publisher": """
-            It never completes (the property has no completion); the kit requires a publisher \
-            that finishes after its elements.
+            It ticks on a run loop at its own pace rather than when told to, so the kit cannot \
+            drive an exact number of elements, which even `termination: .never` needs (produced \
+            on demand or by a send). TimerPublisherTests cover demand, connection and cancellation.
             """,
     ]
 
