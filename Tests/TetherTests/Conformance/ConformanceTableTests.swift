@@ -160,7 +160,7 @@ final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
         rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows + concurrencyRows + foundationRows
-            + beyondRows
+            + beyondRows + composedRows
     }
 
     // Split into groups so that each array literal type-checks quickly.
@@ -653,6 +653,23 @@ final class ConformanceTableTests: TetherTestCase {
                 "Publishers.Dematerialize", elements: 5, options: .tether(),
                 make: { recorded(5).materialize().dematerialize() },
                 failing: { recorded(2, thenFails: true).materialize().dematerialize() }),
+        ]
+    }
+
+    // beyond (composed): operators beyond Combine's catalogue built from Combine's own operators,
+    // so each row names the existing type the composition returns.
+    private static var composedRows: [ConformanceRow] {
+        [
+            // One inner: with several from a synchronous upstream, how many values survive the
+            // switch depends on when the first request arrives (see the SwitchToLatest row).
+            .cold(
+                "Publishers.SwitchToLatest", "flatMapLatest", elements: 5, options: .tether(),
+                make: { Just(5).setFailureType(to: TestError.self).flatMapLatest { recorded($0) } },
+                failing: { Just(2).setFailureType(to: TestError.self).flatMapLatest { recorded($0, thenFails: true) } }),
+            .cold(
+                "Publishers.FlatMap", "concatMap", elements: 5, options: .tether(),
+                make: { recorded(5).concatMap { Just($0).setFailureType(to: TestError.self) } },
+                failing: { recorded(2, thenFails: true).concatMap { Just($0).setFailureType(to: TestError.self) } }),
         ]
     }
 
