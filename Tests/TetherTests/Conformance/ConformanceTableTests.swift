@@ -670,6 +670,36 @@ final class ConformanceTableTests: TetherTestCase {
                 "Publishers.FlatMap", "concatMap", elements: 5, options: .tether(),
                 make: { recorded(5).concatMap { Just($0).setFailureType(to: TestError.self) } },
                 failing: { recorded(2, thenFails: true).concatMap { Just($0).setFailureType(to: TestError.self) } }),
+            .cold(
+                "Publishers.CompactMap", "enumerated", elements: 5, options: .tether(),
+                make: { recorded(5).enumerated() },
+                failing: { recorded(2, thenFails: true).enumerated() }),
+            .cold(
+                "Publishers.CompactMap", "pairwise", elements: 5, options: .tether(),
+                make: { recorded(6).pairwise() },
+                failing: { recorded(3, thenFails: true).pairwise() }),
+            .cold(
+                "Publishers.Filter", "nwise", elements: 5, options: .tether(),
+                make: { recorded(7).nwise(3) },
+                failing: { recorded(4, thenFails: true).nwise(3) }),
+            .cold(
+                "Publishers.Map", "toggle", elements: 5, options: .tether(),
+                make: { recorded(5).map { $0.isMultiple(of: 2) }.toggle() },
+                failing: { recorded(2, thenFails: true).map { $0.isMultiple(of: 2) }.toggle() }),
+            // mapToResult: five successes from the first, two successes and the failure value
+            // from the second.
+            .cold("Publishers.Catch", "mapToResult", elements: 5, options: .tether()) { recorded(5).mapToResult() },
+            .cold("Publishers.Catch", "mapToResult of a failure", elements: 3, options: .tether()) {
+                recorded(2, thenFails: true).mapToResult()
+            },
+            .cold("Publishers.Catch", "ignoreFailure", elements: 2, options: .tether()) {
+                recorded(2, thenFails: true).ignoreFailure()
+            },
+            .driven("Publishers.Catch", "ignoreFailure subject", elements: 5, options: .tether(multicast: true)) {
+                let subject = PassthroughSubject<Int, TestError>()
+                return .hot(
+                    subject.ignoreFailure(), send: { subject.send($0) }, finish: { subject.send(completion: .finished) })
+            },
         ]
     }
 
