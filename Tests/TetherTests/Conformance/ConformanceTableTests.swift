@@ -160,7 +160,7 @@ final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
         rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows + concurrencyRows + foundationRows
-            + beyondRows + terminationRows
+            + beyondRows + terminationRows + composedRows
     }
 
     // Split into groups so that each array literal type-checks quickly.
@@ -679,6 +679,53 @@ final class ConformanceTableTests: TetherTestCase {
             .driven(
                 "Published.Publisher", elements: 5, options: .init(termination: .never, multicast: true),
                 make: publishedUnderTest),
+        ]
+    }
+
+    // beyond (composed): operators beyond Combine's catalogue built from Combine's own operators,
+    // so each row names the existing type the composition returns.
+    private static var composedRows: [ConformanceRow] {
+        [
+            // One inner: with several from a synchronous upstream, how many values survive the
+            // switch depends on when the first request arrives (see the SwitchToLatest row).
+            .cold(
+                "Publishers.SwitchToLatest", "flatMapLatest", elements: 5, options: .tether(),
+                make: { Just(5).setFailureType(to: TestError.self).flatMapLatest { recorded($0) } },
+                failing: { Just(2).setFailureType(to: TestError.self).flatMapLatest { recorded($0, thenFails: true) } }),
+            .cold(
+                "Publishers.FlatMap", "concatMap", elements: 5, options: .tether(),
+                make: { recorded(5).concatMap { Just($0).setFailureType(to: TestError.self) } },
+                failing: { recorded(2, thenFails: true).concatMap { Just($0).setFailureType(to: TestError.self) } }),
+            .cold(
+                "Publishers.CompactMap", "enumerated", elements: 5, options: .tether(),
+                make: { recorded(5).enumerated() },
+                failing: { recorded(2, thenFails: true).enumerated() }),
+            .cold(
+                "Publishers.CompactMap", "pairwise", elements: 5, options: .tether(),
+                make: { recorded(6).pairwise() },
+                failing: { recorded(3, thenFails: true).pairwise() }),
+            .cold(
+                "Publishers.Filter", "nwise", elements: 5, options: .tether(),
+                make: { recorded(7).nwise(3) },
+                failing: { recorded(4, thenFails: true).nwise(3) }),
+            .cold(
+                "Publishers.Map", "toggle", elements: 5, options: .tether(),
+                make: { recorded(5).map { $0.isMultiple(of: 2) }.toggle() },
+                failing: { recorded(2, thenFails: true).map { $0.isMultiple(of: 2) }.toggle() }),
+            // mapToResult: five successes from the first, two successes and the failure value
+            // from the second.
+            .cold("Publishers.Catch", "mapToResult", elements: 5, options: .tether()) { recorded(5).mapToResult() },
+            .cold("Publishers.Catch", "mapToResult of a failure", elements: 3, options: .tether()) {
+                recorded(2, thenFails: true).mapToResult()
+            },
+            .cold("Publishers.Catch", "ignoreFailure", elements: 2, options: .tether()) {
+                recorded(2, thenFails: true).ignoreFailure()
+            },
+            .driven("Publishers.Catch", "ignoreFailure subject", elements: 5, options: .tether(multicast: true)) {
+                let subject = PassthroughSubject<Int, TestError>()
+                return .hot(
+                    subject.ignoreFailure(), send: { subject.send($0) }, finish: { subject.send(completion: .finished) })
+            },
         ]
     }
 
