@@ -13,12 +13,17 @@ package struct Locked<State>: ~Copyable, @unchecked Sendable {
     @usableFromInline
     package let mutex: Mutex<Unchecked<State>>
 
+    #if TETHER_TSAN
     /// Written on the way out of every critical section and read on the way in. The mutex
     /// already orders them; this makes the order visible to ThreadSanitizer, which does not see
     /// a contended acquisition (it happens in the uninstrumented Synchronization library) and
-    /// would otherwise report the guarded state as raced. On x86 both are plain moves.
+    /// would otherwise report the guarded state as raced. Only in ThreadSanitizer builds
+    /// (`-Xswiftc -DTETHER_TSAN`): in optimised builds, a field after a `Mutex` whose value is
+    /// generic was laid out differently by specialised and unspecialised code (Swift 6.3.1),
+    /// which corrupted the lock.
     @usableFromInline
     package let handoff = Atomic<Bool>(false)
+    #endif
 
     @inlinable @inline(__always)
     package init(_ initial: State) {
@@ -31,11 +36,15 @@ package struct Locked<State>: ~Copyable, @unchecked Sendable {
     /// metadata at run time on every use.
     @inlinable @inline(__always)
     package func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        #if TETHER_TSAN
         mutex.withLock { box in
             _ = handoff.load(ordering: .acquiring)
             defer { handoff.store(true, ordering: .releasing) }
             return Unchecked(body(&box.value))
         }.value
+        #else
+        mutex.withLock { box in Unchecked(body(&box.value)) }.value
+        #endif
     }
 }
 
