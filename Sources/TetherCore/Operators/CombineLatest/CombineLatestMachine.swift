@@ -13,53 +13,14 @@
 /// as soon as demand arrives. Delivery is serialised by a drain loop: at most one thread, the
 /// drainer, calls the downstream at a time.
 @usableFromInline
-internal struct CombineLatestMachine {
-    /// One upstream.
-    @usableFromInline
-    internal enum Child {
-        case awaitingSubscription
-        case active(any Subscription)
-        /// Finished, or let go of when the stream ended.
-        case done
-    }
+internal struct CombineLatestMachine: CombiningMachine {
+    @usableFromInline typealias Child = CombiningChild
+    @usableFromInline typealias Phase = CombiningPhase
+    @usableFromInline typealias Step = CombiningStep
+    @usableFromInline typealias Outcome = CombiningOutcome
 
-    @usableFromInline
-    internal enum Phase {
-        case running
-        /// The completion is decided; the drainer delivers it after the pending output.
-        case completing(Subscribers.Completion<any Error>)
-        /// Completed or cancelled: nothing more happens.
-        case over
-    }
-
-    /// What the drainer does next.
-    @usableFromInline
-    internal enum Step {
-        /// Stop draining (or, for a caller that is not draining, nothing to deliver).
-        case idle
-        /// Stop draining and let go of the downstream: the stream was cancelled meanwhile.
-        case release
-        /// Deliver this combination, one value per upstream in order.
-        case deliver([Any])
-        /// Complete the downstream and let go of it.
-        case complete(Subscribers.Completion<any Error>)
-    }
-
-    /// Calls to make outside the lock, then the next step.
-    @usableFromInline
-    internal struct Outcome {
-        /// Upstreams to ask for ``demand``.
-        @usableFromInline var request: [any Subscription] = []
-        @usableFromInline var demand = Subscribers.Demand.none
-        /// Upstreams to cancel.
-        @usableFromInline var cancel: [any Subscription] = []
-        @usableFromInline var step = Step.idle
-
-        @inlinable
-        init(step: Step = .idle) {
-            self.step = step
-        }
-    }
+    /// "CombineLatest", as its subscriptions describe themselves.
+    @usableFromInline static var name: StaticString { "CombineLatest" }
 
     @usableFromInline var children: [Child]
     @usableFromInline var latest: [Any?]
@@ -254,5 +215,13 @@ internal struct CombineLatestMachine {
             children[index] = .done
         }
         return released
+    }
+}
+
+extension CombineLatestMachine {
+    /// A value from upstream `index`, as ``CombiningMachine`` asks.
+    @inlinable
+    internal mutating func outcome(receiving value: Any, at index: Int) -> CombiningOutcome {
+        CombiningOutcome(step: receive(index, value))
     }
 }
