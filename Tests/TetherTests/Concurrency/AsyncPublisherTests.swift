@@ -53,7 +53,8 @@ final class AsyncPublisherTests: TetherTestCase {
         publisher.releaseSubscribers()
     }
 
-    func testCancellingTheTaskDuringNextCancelsTheSubscriptionAndReturnsNil() {
+    func testCancellingTheTaskDuringNextCancelsTheSubscriptionAndReturnsNil() throws {
+        try requireLedger()
         let subject = PassthroughSubject<Int, Never>()
         let result = Mutex<[Int?]>([])
         let task = Task {
@@ -114,7 +115,8 @@ final class AsyncPublisherTests: TetherTestCase {
         }
     }
 
-    func testReleasingAnUnusedIteratorCancelsAndReleasesTheRelay() {
+    func testReleasingAnUnusedIteratorCancelsAndReleasesTheRelay() throws {
+        try requireLedger()
         let publisher = RecordingPublisher<Int, Never>()
         do {
             let iterator = publisher.values.makeAsyncIterator()

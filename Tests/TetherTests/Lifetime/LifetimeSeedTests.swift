@@ -91,7 +91,8 @@ private final class WeakScreen {
 }
 
 final class LifetimeSeedTests: TetherTestCase {
-    func testStrongSelfSinkCycleIsReportedWithItsChainAndLine() {
+    func testStrongSelfSinkCycleIsReportedWithItsChainAndLine() throws {
+        try requireLedger()
         let ticks = PassthroughSubject<Double, Never>()
         let outcome = LeakCheck.deallocation(of: StrongClock(), timeout: 0.05) { clock in
             clock.start(ticks)
@@ -106,7 +107,8 @@ final class LifetimeSeedTests: TetherTestCase {
         outcome.survivor?.cancellable = nil
     }
 
-    func testAssignOnSelfCycleIsReportedAsAnAssignChain() {
+    func testAssignOnSelfCycleIsReportedAsAnAssignChain() throws {
+        try requireLedger()
         let ticks = PassthroughSubject<Double, Never>()
         let outcome = LeakCheck.deallocation(of: AssignClock(), timeout: 0.05) { $0.start(ticks) }
         XCTAssertEqual(outcome.live.map(\.chain).filter { $0.hasPrefix("Assign") }, ["Assign ← Map ← PassthroughSubject"])
@@ -131,7 +133,8 @@ final class LifetimeSeedTests: TetherTestCase {
         XCTAssertEqual(kept.count, 0, "the next event cancelled it, and the bag dropped it")
     }
 
-    func testNotificationCycleOfSeed003IsReportedWithTheLineThatMadeIt() {
+    func testNotificationCycleOfSeed003IsReportedWithTheLineThatMadeIt() throws {
+        try requireLedger()
         let center = NotificationCenter()
         let name = Notification.Name("didBecomeActive")
         let cleanups = AtomicCounter()

@@ -78,7 +78,8 @@ final class LifetimeTests: TetherTestCase {
         XCTAssertEqual(received, [1])
     }
 
-    func testStoreInLifetimeLetsGoOfAFinishedSubscription() {
+    func testStoreInLifetimeLetsGoOfAFinishedSubscription() throws {
+        try requireLedger()
         let (lifetime, token) = Lifetime.make()
         let subject = PassthroughSubject<Int, Never>()
         subject.sink { _ in }.store(in: lifetime)
@@ -209,7 +210,8 @@ final class WeakSinkTests: TetherTestCase {
 }
 
 final class LedgerOriginTests: TetherTestCase {
-    func testSnapshotNamesTheChainAndTheCallSite() {
+    func testSnapshotNamesTheChainAndTheCallSite() throws {
+        try requireLedger()
         let subject = PassthroughSubject<Int, Never>()
         let line: UInt = #line + 1
         let cancellable = subject.map { $0 + 1 }.filter { $0 > 0 }.sink { _ in }
@@ -221,7 +223,8 @@ final class LedgerOriginTests: TetherTestCase {
         cancellable.cancel()
     }
 
-    func testSubscribeRecordsTheCallSiteOfATetherSubscriber() {
+    func testSubscribeRecordsTheCallSiteOfATetherSubscriber() throws {
+        try requireLedger()
         let subject = PassthroughSubject<Int, Never>()
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
         let line: UInt = #line + 1
@@ -232,7 +235,8 @@ final class LedgerOriginTests: TetherTestCase {
         sink.cancel()
     }
 
-    func testNoLiveSubscriptionsCheckReportsWhatABlockLeftBehind() {
+    func testNoLiveSubscriptionsCheckReportsWhatABlockLeftBehind() throws {
+        try requireLedger()
         let subject = PassthroughSubject<Int, Never>()
         var kept: AnyCancellable?
         let live = LeakCheck.liveSubscriptions(timeout: 0.01) { kept = subject.sink { _ in } }

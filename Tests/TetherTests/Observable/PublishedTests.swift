@@ -142,7 +142,8 @@ final class PublishedTests: TetherTestCase {
         upstream.releaseSubscribers()
     }
 
-    func testAssigningAPipelineToItsOwnPropertyFormsNoCycle() {
+    func testAssigningAPipelineToItsOwnPropertyFormsNoCycle() throws {
+        try requireLedger()
         let upstream = PassthroughSubject<Int, Never>()
         weak var weakFed: Fed?
         weak var weakMirrored: Mirrored?
@@ -163,7 +164,8 @@ final class PublishedTests: TetherTestCase {
         upstream.send(5)
     }
 
-    func testFinishedUpstreamIsLetGoWhileThePropertyLives() {
+    func testFinishedUpstreamIsLetGoWhileThePropertyLives() throws {
+        try requireLedger()
         let upstream = PassthroughSubject<Int, Never>()
         let fed = Fed(from: upstream)
         upstream.send(1)

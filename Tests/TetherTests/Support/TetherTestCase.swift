@@ -9,6 +9,12 @@ class TetherTestCase: XCTestCase {
         XCTAssertTrue(live.isEmpty, SubscriptionLedger.leakReport(live))
         super.tearDown()
     }
+
+    /// Skips a test that reads the subscription ledger's entries, which exist in debug builds
+    /// only (an optimised test run compiles the ledger out).
+    func requireLedger() throws {
+        try XCTSkipUnless(SubscriptionLedger.isEnabled, "reads the debug-only subscription ledger")
+    }
 }
 
 /// An error for failure paths.
