@@ -7,7 +7,6 @@ let package = Package(
     products: [
         .library(name: "Tether", targets: ["Tether"]),
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
-        .executable(name: "tether-demo", targets: ["tether-demo"]),
     ],
     targets: [
         // The Combine-compatible core: no Foundation, locks from Synchronization.
@@ -19,7 +18,6 @@ let package = Package(
         .target(name: "Tether", dependencies: ["TetherCore", "TetherFoundation"]),
         // Test support: recording subscribers and publishers, conformance kit, leak checks.
         .target(name: "TetherTesting", dependencies: ["Tether"]),
-        .executableTarget(name: "tether-demo", dependencies: ["Tether"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
         // The seed articles' samples, compiled as written: they predate strict concurrency.
         .testTarget(
