@@ -51,6 +51,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             ],
             path: "Benchmarks/OpenCombineBench",
             swiftSettings: [.define("OPENCOMBINE")] + scenarioConditions,

@@ -118,6 +118,40 @@ let benchmarks: @Sendable () -> Void = {
         }
         blackHole(tally.sum)
     }
+
+    // The async floors: a plain AsyncStream loop, and the counting AsyncSequence iterated directly.
+    Catalog.valuesLoop.registerAsync { _ in
+        let count = Catalog.valuesLoop.operations
+        let stream = AsyncStream<Int>(bufferingPolicy: .unbounded) { continuation in
+            for value in 0..<count { continuation.yield(value) }
+            continuation.finish()
+        }
+        var sum = 0
+        for await value in stream { sum &+= value }
+        blackHole(sum)
+    }
+
+    Catalog.asyncSequencePublisher.registerAsync { _ in
+        // The sink's closure, hidden from the optimiser as in the other floors (a plain sum over
+        // a sequence that never suspends folds away).
+        let tally = Tally()
+        let receive = identity({ (value: Int) in tally.sum &+= value })
+        for await value in CountingSequence(count: Catalog.asyncSequencePublisher.operations) { receive(value) }
+        blackHole(tally.sum)
+    }
+
+    for scenario in [Catalog.asyncMapOne, Catalog.asyncMapFour] {
+        scenario.registerAsync { _ in
+            let count = scenario.operations
+            let stream = AsyncStream<Int>(bufferingPolicy: .unbounded) { continuation in
+                for value in 0..<count { continuation.yield(value) }
+                continuation.finish()
+            }
+            var sum = 0
+            for await value in stream { sum &+= await Closures.asyncTransform(value) }
+            blackHole(sum)
+        }
+    }
 }
 
 final class Tally {

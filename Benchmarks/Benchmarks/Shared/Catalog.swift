@@ -7,28 +7,35 @@ import Benchmark
 /// one measured iteration performs (`run.sh` divides each iteration's figures by it).
 struct Scenario: Sendable {
     let name: String
-    /// 1,000 or 1,000,000 (a `BenchmarkScalingFactor`): the benchmark's `scaledIterations`.
+    /// Operations per measured iteration. When it is 1,000 or 1,000,000 (a
+    /// `BenchmarkScalingFactor`) it is the benchmark's `scaledIterations`; other counts (the
+    /// async scenarios' 100,000 elements) are the scenario's own loop.
     let operations: Int
+
+    private var configuration: Benchmark.Configuration {
+        .init(
+            metrics: [.wallClock, .mallocCountTotal],
+            tags: ["ops": String(operations)],
+            // Raw nanoseconds and counts per iteration in the exported samples (automatic
+            // units would round counts to thousands).
+            timeUnits: .nanoseconds,
+            units: [.mallocCountTotal: .count],
+            warmupIterations: 2,
+            scalingFactor: BenchmarkScalingFactor(rawValue: operations) ?? .one,
+            maxDuration: .seconds(2),
+            maxIterations: 2_000
+        )
+    }
 
     /// Registers `body` as this scenario. The operation count travels as the `ops` tag, which the
     /// benchmark tool appends to the name ("… (ops: 1000)") and which `report.py` reads back.
     func register(_ body: @escaping (Benchmark) -> Void) {
-        Benchmark(
-            name,
-            configuration: .init(
-                metrics: [.wallClock, .mallocCountTotal],
-                tags: ["ops": String(operations)],
-                // Raw nanoseconds and counts per iteration in the exported samples (automatic
-                // units would round counts to thousands).
-                timeUnits: .nanoseconds,
-                units: [.mallocCountTotal: .count],
-                warmupIterations: 2,
-                scalingFactor: BenchmarkScalingFactor(rawValue: operations)!,
-                maxDuration: .seconds(2),
-                maxIterations: 2_000
-            ),
-            closure: body
-        )
+        Benchmark(name, configuration: configuration, closure: body)
+    }
+
+    /// Registers an `async` body (the async/await bridges).
+    func registerAsync(_ body: @escaping (Benchmark) async -> Void) {
+        Benchmark(name, configuration: configuration, closure: body)
     }
 }
 
@@ -63,10 +70,42 @@ enum Catalog {
     static let mergeTwoSubjects = Scenario(name: "merge of two subjects, send", operations: 1_000)
     static let zipTwoSubjects = Scenario(name: "zip of two subjects, send pair", operations: 1_000)
     static let scanRemoveDuplicates = Scenario(name: "Sequence.scan.removeDuplicates.sink", operations: 1_000_000)
+
+    // Schedulers and time.
+    static let receiveOnImmediate = Scenario(name: "receive(on: ImmediateScheduler), send", operations: 1_000)
+    static let receiveOnDispatch = Scenario(name: "receive(on: DispatchQueue), 1000 values", operations: 1_000)
+    static let debounceVirtual = Scenario(name: "debounce on a virtual-time scheduler", operations: 1_000)
+    static let delayVirtual = Scenario(name: "delay on a virtual-time scheduler", operations: 1_000)
+
+    // async/await bridges; the raw floor is a plain AsyncStream (or AsyncSequence) loop.
+    static let valuesLoop = Scenario(name: "for await over .values, 100k elements", operations: 100_000)
+    static let asyncSequencePublisher = Scenario(name: "AsyncSequence.publisher, 100k elements", operations: 100_000)
+    static let asyncMapOne = Scenario(name: "asyncMap(maxConcurrent: 1), 1000 values", operations: 1_000)
+    static let asyncMapFour = Scenario(name: "asyncMap(maxConcurrent: 4), 1000 values", operations: 1_000)
+}
+
+/// An asynchronous sequence of `0..<count` that never suspends: the cheapest `AsyncSequence`,
+/// so what is measured is the bridge around it.
+struct CountingSequence: AsyncSequence, Sendable {
+    typealias Element = Int
+    let count: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var next = 0
+        let count: Int
+        mutating func next() async -> Int? {
+            guard next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(count: count) }
 }
 
 /// The per-element closures every scenario uses, identical in the library and raw targets.
 enum Closures {
     static let transform: @Sendable (Int) -> Int = { $0 &* 3 }
+    static let asyncTransform: @Sendable (Int) async -> Int = { $0 &* 3 }
     static let isIncluded: @Sendable (Int) -> Bool = { $0 & 1 == 0 }
 }

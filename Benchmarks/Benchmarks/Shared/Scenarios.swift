@@ -263,12 +263,15 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(tally.sum)
     }
     #endif
+
+    registerTimeAndAsyncScenarios()
 }
 
 
 /// Where sinks add up what they receive, so no delivery can be optimised away.
-final class Tally {
+final class Tally: @unchecked Sendable {
     var sum = 0
+    var count = 0
 }
 
 // The generic helpers below take any `P: Publisher`, so `map` and `filter` resolve to the
