@@ -1,11 +1,13 @@
 /// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``: it asks upstream for
-/// exactly one value per `next()` and hands that value to the suspended caller.
+/// exactly one value per `next()` and hands that value to the caller.
 ///
-/// Nothing is buffered: a value can only arrive while a caller waits, because demand is requested
-/// only after the caller's continuation is stored. A completion may arrive at any time (it needs
-/// no demand) and is kept until the next call. The relay is both the subscriber and, through
-/// ``IterationToken``, what the iterator owns; the token's deinit cancels, which breaks the
-/// relay↔subscription cycle when a loop is left early.
+/// Nothing is buffered beyond the one value asked for. `next()` requests before it suspends, so
+/// a publisher that answers synchronously inside `request` (a `Sequence`, `Just`, a buffer)
+/// hands its value back without the caller ever suspending; otherwise the caller suspends and
+/// the value resumes it. A completion may arrive at any time (it needs no demand) and is kept
+/// until the next call. The relay is both the subscriber and, through ``IterationToken``, what
+/// the iterator owns; the token's deinit cancels, which breaks the relay↔subscription cycle when
+/// a loop is left early.
 @usableFromInline
 internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -21,6 +23,11 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
         @usableFromInline var subscription: (any Subscription)?
         /// The caller suspended in `next()`, if any.
         @usableFromInline var waiter: Waiter?
+        /// A `next()` is under way and its one value has not arrived yet (when there is no
+        /// subscription yet, it is requested as soon as the subscription arrives).
+        @usableFromInline var demanded = false
+        /// The value that answered the demand before its caller suspended.
+        @usableFromInline var ready: Output?
         /// A completion that arrived while nobody waited; handed to the next caller.
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         /// Cancelled, or the completion was handed out: every later call returns `nil`.
@@ -28,6 +35,23 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
 
         @inlinable
         init() {}
+
+        /// What a caller that has not suspended (or is about to) gets now, if anything: the
+        /// value it asked for, then a completion, then the end.
+        @inlinable
+        mutating func answer() -> Result<Output?, Failure>? {
+            if let value = ready {
+                ready = nil
+                return .success(value)
+            }
+            if let completion {
+                self.completion = nil
+                isOver = true
+                demanded = false
+                return IterationRelay.outcome(of: completion)
+            }
+            return isOver ? .success(nil) : nil
+        }
     }
 
     @usableFromInline
@@ -53,7 +77,7 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
                 return (false, false)
             }
             state.subscription = subscription
-            return (true, state.waiter != nil)
+            return (true, state.demanded)
         }
         if !accepted {
             subscription.cancel()
@@ -63,11 +87,17 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
         }
     }
 
-    @usableFromInline
+    @inlinable
     internal func receive(_ input: Output) -> Subscribers.Demand {
         let waiter = state.withLock { state -> Waiter? in
-            defer { state.waiter = nil }
-            return state.waiter
+            guard state.demanded else { return nil }
+            state.demanded = false
+            guard let waiter = state.waiter else {
+                state.ready = input
+                return nil
+            }
+            state.waiter = nil
+            return waiter
         }
         // A value nobody asked for (the publisher broke the demand contract) is dropped: keeping
         // it would be the unbounded buffer this type exists to avoid.
@@ -86,44 +116,12 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
                 return (nil, released)
             }
             state.waiter = nil
+            state.demanded = false
             state.isOver = true
             return (waiter, released)
         }
         _ = released
         waiter?.resume(returning: Unchecked(Self.outcome(of: completion)))
-    }
-
-    /// Registers the caller of `next()` and requests one value, or answers at once when the
-    /// stream is already over.
-    @usableFromInline
-    internal func await(_ waiter: Waiter) {
-        let step = state.withLock { state -> Step in
-            if let completion = state.completion {
-                state.completion = nil
-                state.isOver = true
-                return .answer(Self.outcome(of: completion))
-            }
-            if state.isOver { return .answer(.success(nil)) }
-            precondition(state.waiter == nil, "An AsyncPublisher iterator must not be advanced concurrently")
-            state.waiter = waiter
-            guard let subscription = state.subscription else { return .wait }
-            return .request(subscription)
-        }
-        switch step {
-        case .request(let subscription):
-            subscription.request(.max(1))
-        case .wait:
-            break
-        case .answer(let outcome):
-            waiter.resume(returning: Unchecked(outcome))
-        }
-    }
-
-    @usableFromInline
-    internal enum Step {
-        case request(any Subscription)
-        case wait
-        case answer(Result<Output?, Failure>)
     }
 
     /// Ends the iteration: cancels the subscription and answers a waiting caller with `nil`.
@@ -134,6 +132,8 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
                 state.isOver = true
                 state.subscription = nil
                 state.waiter = nil
+                state.demanded = false
+                state.ready = nil
                 state.completion = nil
             }
             return (state.subscription, state.waiter)
@@ -143,11 +143,35 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
     }
 
     /// Waits for the next value: the body of both iterators' `next()`.
-    @usableFromInline
+    @inlinable
     internal func next(isolation actor: isolated (any Actor)?) async -> Result<Output?, Failure> {
-        await withTaskCancellationHandler(
+        if Task.isCancelled {
+            cancel()
+            return .success(nil)
+        }
+        let start = state.withLock { state -> Start in
+            if let answer = state.answer() { return .answer(answer) }
+            precondition(
+                !state.demanded && state.waiter == nil,
+                "An AsyncPublisher iterator must not be advanced concurrently")
+            state.demanded = true
+            return state.subscription.map(Start.request) ?? .wait
+        }
+        switch start {
+        case .answer(let answer):
+            return answer
+        case .request(let subscription):
+            subscription.request(.max(1))
+        case .wait:
+            break
+        }
+        // A synchronous publisher has answered inside `request`: no suspension.
+        if let answer = state.withLock({ $0.answer() }) {
+            return answer
+        }
+        return await withTaskCancellationHandler(
             operation: {
-                await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in self.await(waiter) }
+                await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in self.park(waiter) }
             },
             onCancel: { self.cancel() },
             isolation: actor
@@ -155,6 +179,26 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
     }
 
     @usableFromInline
+    internal enum Start {
+        case request(any Subscription)
+        case wait
+        case answer(Result<Output?, Failure>)
+    }
+
+    /// Suspends the caller until its value or the end arrives, unless it already has.
+    @inlinable
+    internal func park(_ waiter: Waiter) {
+        let answer = state.withLock { state -> Result<Output?, Failure>? in
+            if let answer = state.answer() { return answer }
+            state.waiter = waiter
+            return nil
+        }
+        if let answer {
+            waiter.resume(returning: Unchecked(answer))
+        }
+    }
+
+    @inlinable
     internal static func outcome(of completion: Subscribers.Completion<Failure>) -> Result<Output?, Failure> {
         switch completion {
         case .finished: return .success(nil)

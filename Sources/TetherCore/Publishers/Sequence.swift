@@ -83,6 +83,10 @@ extension Publishers.Sequence {
             }
         }
 
+        /// `request` and `cancel`, specialised (see ``ControlSignal``).
+        @usableFromInline
+        internal let control: (AnyObject, ControlSignal) -> Void
+
         @usableFromInline
         internal let state: Locked<State>
 
@@ -106,6 +110,13 @@ extension Publishers.Sequence {
         internal init(
             downstream: Downstream, sequence: Elements
         ) {
+            control = { object, signal in
+                let inner = unsafeDowncast(object, to: Inner.self)
+                switch signal {
+                case .request(let demand): inner.requestNow(demand)
+                case .cancel: inner.cancelNow()
+                }
+            }
             self.sequence = sequence
             state = Locked(State(downstream: downstream))
             SubscriptionLedger.enter(self)
@@ -117,6 +128,16 @@ extension Publishers.Sequence {
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
+            control(self, .request(demand))
+        }
+
+        @inlinable
+        internal func cancel() {
+            control(self, .cancel)
+        }
+
+        @inlinable
+        internal func requestNow(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "Demand must not be zero: Publishers.Sequence was asked for .none")
             var current = pending.load(ordering: .relaxed)
             while true {
@@ -200,7 +221,7 @@ extension Publishers.Sequence {
         }
 
         @inlinable
-        internal func cancel() {
+        internal func cancelNow() {
             cancelled.store(true, ordering: .relaxed)
             let released = state.withLock { state -> (Downstream?, Cursor?) in
                 defer {

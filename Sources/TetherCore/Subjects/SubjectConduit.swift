@@ -52,6 +52,10 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     @usableFromInline
     internal typealias State = SubjectConduitState<Downstream>
 
+    /// `request` and `cancel`, specialised (see ``ControlSignal``).
+    @usableFromInline
+    internal let control: (AnyObject, ControlSignal) -> Void
+
     @usableFromInline
     internal let machine: Locked<State>
 
@@ -65,6 +69,13 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     internal init(
         name: StaticString, downstream: Downstream, parent: any SubjectConduitParent, latest: Output??
     ) {
+        control = { object, signal in
+            let conduit = unsafeDowncast(object, to: SubjectConduit.self)
+            switch signal {
+            case .request(let demand): conduit.requestNow(demand)
+            case .cancel: conduit.cancelNow()
+            }
+        }
         self.name = name
         machine = Locked(State(downstream: downstream, parent: parent, latest: latest))
         SubscriptionLedger.enter(self)
@@ -98,6 +109,16 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        control(self, .request(demand))
+    }
+
+    @inlinable
+    internal func cancel() {
+        control(self, .cancel)
+    }
+
+    @inlinable
+    internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         let (parent, action) = machine.withLock { $0.request(demand) }
         parent?.acknowledgeDownstreamDemand()
@@ -105,7 +126,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelNow() {
         let released = machine.withLock { $0.terminate() }
         released.parent?.detach(self)
     }
