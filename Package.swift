@@ -9,6 +9,10 @@ let package = Package(
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
         .executable(name: "tether-demo", targets: ["tether-demo"]),
     ],
+    dependencies: [
+        // `swift package generate-documentation`: the DocC catalogs (see .ci/docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ],
     targets: [
         // The Combine-compatible core: no Foundation, locks from Synchronization.
         .target(name: "TetherCore"),
