@@ -8,6 +8,10 @@ let package = Package(
         .library(name: "Tether", targets: ["Tether"]),
         .library(name: "TetherTesting", targets: ["TetherTesting"]),
     ],
+    dependencies: [
+        // `swift package generate-documentation`: the DocC catalogs (see .ci/docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ],
     targets: [
         // The Combine-compatible core: no Foundation, locks from Synchronization.
         .target(name: "TetherCore"),

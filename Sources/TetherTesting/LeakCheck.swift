@@ -12,7 +12,7 @@ import Darwin
 /// assert on the report itself (for example that a known cycle is found and named), and so
 /// that the XCTest and Swift Testing assertions share one implementation.
 ///
-/// They rely on the ``SubscriptionLedger``, which only debug builds keep: in release builds no
+/// They rely on the `SubscriptionLedger`, which only debug builds keep: in release builds no
 /// subscription is ever reported.
 public enum LeakCheck {
     /// The outcome of ``deallocation(of:timeout:after:)``.

@@ -29,7 +29,7 @@ extension SubscriptionLedger {
     /// The live subscription objects made after `serial`, once in-flight work has had up to
     /// `timeout` seconds to let go of them.
     /// - Parameters:
-    ///   - serial: A ``SubscriptionLedger/currentSerial`` read before the work.
+    ///   - serial: A `SubscriptionLedger.currentSerial` read before the work.
     ///   - timeout: How long to wait for other threads to release their references.
     /// - Returns: The entries of the objects made since `serial` and still alive.
     public static func liveAfterSettling(since serial: UInt64, timeout: Double = 1) -> [Entry] {
@@ -44,7 +44,7 @@ extension SubscriptionLedger {
     /// The live subscription objects made in `scope`, once in-flight work has had up to
     /// `timeout` seconds to let go of them.
     /// - Parameters:
-    ///   - scope: A scope opened by ``SubscriptionLedger/withScope(_:)``.
+    ///   - scope: A scope opened by `SubscriptionLedger.withScope(_:)`.
     ///   - timeout: How long to wait for other threads to release their references.
     /// - Returns: The entries of the objects made in the scope and still alive.
     public static func liveAfterSettling(in scope: Scope, timeout: Double = 1) -> [Entry] {

@@ -35,7 +35,7 @@ extension Publisher {
 /// `send` may be called from any thread. Each subscriber receives its signals one at a time: a
 /// value sent while the subscriber is busy is delivered after the current call returns, by the
 /// thread that is delivering; owed values are delivered by the thread that requests them.
-/// Subscribed to an upstream (``Publisher/subscribe(_:)-(Subject)``), it asks for `.unlimited`
+/// Subscribed to an upstream (``Publisher/subscribe(_:)-(S)``), it asks for `.unlimited`
 /// at once, so that it records values even before anyone subscribes to it.
 public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectConduitParent, @unchecked Sendable {
     @usableFromInline

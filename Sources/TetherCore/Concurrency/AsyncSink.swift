@@ -3,7 +3,7 @@ extension Subscribers {
     /// next value only when the closure has returned.
     ///
     /// It requests `.max(1)` on subscription and `.max(1)` again after each call of
-    /// ``receiveValue`` has finished, so a slow closure slows the publisher down instead of piling
+    /// `receiveValue` has finished, so a slow closure slows the publisher down instead of piling
     /// values up: this is backpressure, not buffering. (A hot publisher such as a subject drops
     /// what it sends while the closure runs, as for any subscriber without demand; put a
     /// `buffer(size:prefetch:whenFull:)` in front to keep those values.)

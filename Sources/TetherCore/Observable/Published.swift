@@ -79,7 +79,7 @@ public struct Published<Value> {
     /// The property for which this instance exposes a publisher.
     ///
     /// The `$` operator on a class property reaches this publisher through
-    /// ``subscript(_enclosingInstance:projected:storage:)``, which also ties it to the owner's
+    /// `subscript(_enclosingInstance:projected:storage:)`, which also ties it to the owner's
     /// `objectWillChange`; this accessor serves direct uses of the storage.
     public var projectedValue: Publisher {
         mutating get { Publisher(subject(owner: nil)) }

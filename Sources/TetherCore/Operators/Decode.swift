@@ -29,7 +29,7 @@ extension Publishers {
             self.decoder = decoder
         }
 
-        /// Attaches `subscriber` through a ``TryRelay`` subscription described as "Decode".
+        /// Attaches `subscriber` through a `TryRelay` subscription described as "Decode".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

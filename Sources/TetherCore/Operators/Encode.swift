@@ -32,7 +32,7 @@ extension Publishers {
             self.encoder = encoder
         }
 
-        /// Attaches `subscriber` through a ``TryRelay`` subscription described as "Encode".
+        /// Attaches `subscriber` through a `TryRelay` subscription described as "Encode".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

@@ -30,7 +30,7 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches `subscriber` through a ``TryRelay`` subscription described as
+        /// Attaches `subscriber` through a `TryRelay` subscription described as
         /// "TryCompactMap".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable

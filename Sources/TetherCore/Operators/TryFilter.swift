@@ -32,7 +32,7 @@ extension Publishers {
             self.isIncluded = isIncluded
         }
 
-        /// Attaches `subscriber` through a ``TryRelay`` subscription described as "TryFilter".
+        /// Attaches `subscriber` through a `TryRelay` subscription described as "TryFilter".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

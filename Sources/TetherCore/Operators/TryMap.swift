@@ -28,7 +28,7 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches `subscriber` through a ``TryRelay`` subscription described as "TryMap".
+        /// Attaches `subscriber` through a `TryRelay` subscription described as "TryMap".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

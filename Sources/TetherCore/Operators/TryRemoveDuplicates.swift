@@ -35,7 +35,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        /// Attaches `subscriber` through a ``TryRelay`` subscription described as
+        /// Attaches `subscriber` through a `TryRelay` subscription described as
         /// "TryRemoveDuplicates".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable

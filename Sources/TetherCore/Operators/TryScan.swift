@@ -41,7 +41,7 @@ extension Publishers {
             self.nextPartialResult = nextPartialResult
         }
 
-        /// Attaches `subscriber` through a ``TryRelay`` subscription described as "TryScan".
+        /// Attaches `subscriber` through a `TryRelay` subscription described as "TryScan".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

@@ -2,7 +2,8 @@ import Synchronization
 
 /// A publisher that eventually produces a single value and then finishes or fails.
 ///
-/// The closure passed to ``init(_:)`` runs at once, exactly once, and receives a ``Promise``.
+/// The closure passed to ``init(_:)-((Future<Output,Failure>.Promise)->Void)`` runs at once,
+/// exactly once, and receives a ``Promise``.
 /// The first call of the promise settles the future; later calls are ignored. Every subscriber,
 /// whether it subscribed before or after the promise was fulfilled, then gets the outcome: a
 /// success value as soon as it has demand (followed by `.finished`), a failure at once. Delivery

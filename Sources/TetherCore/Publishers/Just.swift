@@ -33,7 +33,8 @@ extension Just: Sendable where Output: Sendable {}
 extension Just {
     /// Transforms the output right away and wraps the result in a new `Just`.
     ///
-    /// Unlike ``Publisher/map(_:)``, the closure runs once, now, not per subscriber.
+    /// Unlike ``Publisher/map(_:)->Publishers.Map<Self,T>``, the closure runs once, now, not per
+    /// subscriber.
     /// - Parameter transform: A closure that takes the output and returns a new element.
     /// - Returns: A `Just` that publishes the transformed element.
     @inlinable

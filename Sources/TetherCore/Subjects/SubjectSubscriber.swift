@@ -19,7 +19,7 @@ extension Publisher {
     }
 }
 
-/// The subscriber behind ``Publisher/subscribe(_:)-(Subject)``, and the subscription its
+/// The subscriber behind ``Publisher/subscribe(_:)-(S)``, and the subscription its
 /// subject receives.
 ///
 /// It stands between the upstream subscription and the subject so that cancelling (from the

@@ -24,7 +24,7 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Attaches `subscriber` through a ``Reducer`` subscription described as "Collect".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "Collect".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

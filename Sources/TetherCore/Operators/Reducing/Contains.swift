@@ -31,7 +31,7 @@ extension Publishers {
             self.output = output
         }
 
-        /// Attaches `subscriber` through a ``Reducer`` subscription described as "Contains".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "Contains".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {

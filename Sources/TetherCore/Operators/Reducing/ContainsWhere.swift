@@ -34,7 +34,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        /// Attaches `subscriber` through a ``Reducer`` subscription described as "ContainsWhere".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "ContainsWhere".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {

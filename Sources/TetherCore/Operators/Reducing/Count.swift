@@ -24,7 +24,7 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Attaches `subscriber` through a ``Reducer`` subscription described as "Count".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "Count".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {

@@ -33,7 +33,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        /// Attaches `subscriber` through a ``Reducer`` subscription described as "TryAllSatisfy".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "TryAllSatisfy".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {

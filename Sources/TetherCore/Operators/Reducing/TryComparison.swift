@@ -34,7 +34,7 @@ extension Publishers {
             self.areInIncreasingOrder = areInIncreasingOrder
         }
 
-        /// Attaches `subscriber` through a ``Reducer`` subscription described as "TryComparison".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "TryComparison".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

@@ -31,7 +31,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        /// Attaches `subscriber` through a ``Reducer`` subscription described as
+        /// Attaches `subscriber` through a `Reducer` subscription described as
         /// "TryContainsWhere".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable

@@ -45,7 +45,7 @@ extension Publishers {
             self.nextPartialResult = nextPartialResult
         }
 
-        /// Attaches `subscriber` through a ``Reducer`` subscription described as "TryReduce".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "TryReduce".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

@@ -31,7 +31,7 @@ extension Publishers {
             self.output = output
         }
 
-        /// Attaches `subscriber` through a ``ReplacingRelay`` described as "ReplaceEmpty".
+        /// Attaches `subscriber` through a `ReplacingRelay` described as "ReplaceEmpty".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

@@ -29,7 +29,7 @@ extension Publishers {
             self.output = output
         }
 
-        /// Attaches `subscriber` through a ``ReplacingRelay`` described as "ReplaceError".
+        /// Attaches `subscriber` through a `ReplacingRelay` described as "ReplaceError".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
