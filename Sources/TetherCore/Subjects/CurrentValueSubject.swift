@@ -17,6 +17,10 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
         init(value: Output) { self.value = value }
     }
 
+    /// `detach` and `acknowledgeDownstreamDemand`, specialised (see ``SubjectParentSignal``).
+    @usableFromInline
+    internal let control: (AnyObject, SubjectParentSignal) -> Void
+
     @usableFromInline
     internal let state: Locked<State>
 
@@ -28,7 +32,15 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
 
     /// Creates a current value subject with the given initial value.
     /// - Parameter value: The initial value to publish.
+    @inlinable
     public init(_ value: Output) {
+        control = { subject, signal in
+            let subject = unsafeDowncast(subject, to: CurrentValueSubject.self)
+            switch signal {
+            case .detach(let conduit): subject.detachNow(conduit)
+            case .acknowledgeDownstreamDemand: subject.acknowledgeDownstreamDemandNow()
+            }
+        }
         state = Locked(State(value: value))
     }
 
@@ -93,11 +105,21 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
 
     @usableFromInline
     internal func detach(_ conduit: AnyObject) {
-        _ = state.withLock { $0.hub.detach(conduit) }
+        control(self, .detach(conduit))
     }
 
     @usableFromInline
     internal func acknowledgeDownstreamDemand() {
+        control(self, .acknowledgeDownstreamDemand)
+    }
+
+    @inlinable
+    internal func detachNow(_ conduit: AnyObject) {
+        _ = state.withLock { $0.hub.detach(conduit) }
+    }
+
+    @inlinable
+    internal func acknowledgeDownstreamDemandNow() {
         for upstream in state.withLock({ $0.hub.acknowledgeDownstreamDemand() }) {
             upstream.request(.unlimited)
         }

@@ -11,11 +11,25 @@
 public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectConduitParent,
     @unchecked Sendable
 {
+    /// `detach` and `acknowledgeDownstreamDemand`, specialised (see ``SubjectParentSignal``).
     @usableFromInline
-    internal let hub = Locked(SubjectHub<Output, Failure>())
+    internal let control: (AnyObject, SubjectParentSignal) -> Void
+
+    @usableFromInline
+    internal let hub: Locked<SubjectHub<Output, Failure>>
 
     /// Creates a subject with no subscribers.
-    public init() {}
+    @inlinable
+    public init() {
+        control = { subject, signal in
+            let subject = unsafeDowncast(subject, to: PassthroughSubject.self)
+            switch signal {
+            case .detach(let conduit): subject.detachNow(conduit)
+            case .acknowledgeDownstreamDemand: subject.acknowledgeDownstreamDemandNow()
+            }
+        }
+        hub = Locked(SubjectHub())
+    }
 
     deinit {
         for upstream in hub.withLock({ $0.upstreams }) {
@@ -65,11 +79,21 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
 
     @usableFromInline
     internal func detach(_ conduit: AnyObject) {
-        _ = hub.withLock { $0.detach(conduit) }
+        control(self, .detach(conduit))
     }
 
     @usableFromInline
     internal func acknowledgeDownstreamDemand() {
+        control(self, .acknowledgeDownstreamDemand)
+    }
+
+    @inlinable
+    internal func detachNow(_ conduit: AnyObject) {
+        _ = hub.withLock { $0.detach(conduit) }
+    }
+
+    @inlinable
+    internal func acknowledgeDownstreamDemandNow() {
         for upstream in hub.withLock({ $0.acknowledgeDownstreamDemand() }) {
             upstream.request(.unlimited)
         }

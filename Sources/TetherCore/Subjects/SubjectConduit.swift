@@ -33,6 +33,16 @@ internal protocol SubjectConduitParent: AnyObject {
     func acknowledgeDownstreamDemand()
 }
 
+/// A conduit's call on its subject, for the specialised entry a subject keeps: the conduit holds
+/// its subject as `any SubjectConduitParent`, whose witnesses run unspecialised (see
+/// ``ControlSignal``), so they only forward to a closure the subject made where its types were
+/// known.
+@usableFromInline
+internal enum SubjectParentSignal {
+    case detach(AnyObject)
+    case acknowledgeDownstreamDemand
+}
+
 /// One subscriber's subscription to a subject.
 ///
 /// The subject reaches `offer` through its ``SubjectEntry``, so the per-value path runs
