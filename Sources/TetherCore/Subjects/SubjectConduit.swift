@@ -106,7 +106,10 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     internal func offer(_ value: Output) {
         if let downstream = machine.withLock({ $0.offer(value) }) {
             let more = downstream.receive(value)
-            perform(machine.withLock { $0.delivered(more) })
+            // The usual case, nothing arrived meanwhile, settles without building an `Action`
+            // (copying that enum out of the lock costs more than the rest of the send).
+            if machine.withLock({ $0.settle(more) }) { return }
+            perform(machine.withLock { $0.delivered(.none) })
         }
     }
 
@@ -282,6 +285,21 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
         }
         delivering = false
         return .idle
+    }
+
+    /// A call into the subscriber returned `more` demand: whether that ends the delivery
+    /// (nothing queued, owed or completed meanwhile). When it does not, `delivered(.none)` says
+    /// what comes next.
+    @inlinable
+    mutating func settle(_ more: Subscribers.Demand) -> Bool {
+        guard downstream != nil else {
+            delivering = false
+            return true
+        }
+        demand += more
+        guard queue.isEmpty, completion == nil, latest == nil || demand == .none else { return false }
+        delivering = false
+        return true
     }
 
     /// The subscriber asked for more: the parent to tell of first demand, and what to deliver.
