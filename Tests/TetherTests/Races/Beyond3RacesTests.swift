@@ -1,0 +1,59 @@
+import Tether
+import TetherTesting
+import XCTest
+
+final class Beyond3RacesTests: TetherTestCase {
+    /// An upstream value racing the active inner's finish either is dropped or makes the next
+    /// inner, never both and never two inners at once; the stream then finishes once.
+    func testFlatMapFirstValueRacingTheInnersFinishMakesAtMostOneInner() {
+        final class Box: @unchecked Sendable {
+            let upstream = PassthroughSubject<Int, Never>()
+            let first = PassthroughSubject<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            init() {
+                upstream.flatMapFirst { [first] value in value == 0 ? first.eraseToAnyPublisher() : Just(value).eraseToAnyPublisher() }
+                    .subscribe(recorder)
+                upstream.send(0)
+                first.send(-1)
+            }
+        }
+        Race.run(
+            setup: { Box() },
+            { box in box.upstream.send(1) },
+            { box in box.first.send(completion: .finished) },
+            check: { box in
+                let values = box.recorder.values
+                XCTAssertTrue(values == [-1] || values == [-1, 1], "\(values)")
+                box.upstream.send(completion: .finished)
+                XCTAssertEqual(box.recorder.completion, .finished)
+                XCTAssertEqual(box.recorder.events.count, values.count + 2)
+            })
+    }
+
+    /// An upstream failure racing the inner's values is delivered once, after any value in flight,
+    /// and nothing follows it.
+    func testFlatMapFirstUpstreamFailureRacingInnerValuesEndsTheStreamOnce() {
+        final class Box: @unchecked Sendable {
+            let upstream = PassthroughSubject<Int, TestError>()
+            let inner = PassthroughSubject<Int, TestError>()
+            let recorder = RecordingSubscriber<Int, TestError>()
+            init() {
+                upstream.flatMapFirst { [inner] _ in inner }.subscribe(recorder)
+                upstream.send(0)
+            }
+        }
+        Race.run(
+            setup: { Box() },
+            { box in
+                for value in 0..<20 { box.inner.send(value) }
+            },
+            { box in box.upstream.send(completion: .failure(TestError(id: 1))) },
+            check: { box in
+                let events = box.recorder.events
+                XCTAssertEqual(events.last, .completion(.failure(TestError(id: 1))))
+                XCTAssertEqual(box.recorder.values, Array(0..<box.recorder.values.count))
+                box.inner.send(completion: .finished)
+                XCTAssertEqual(box.recorder.events.count, events.count)
+            })
+    }
+}
