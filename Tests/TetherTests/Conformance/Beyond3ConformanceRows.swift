@@ -13,6 +13,22 @@ extension ConformanceTableTests {
             .driven("Publishers.FlatMapFirst", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.flatMapFirst { Just($0).setFailureType(to: TestError.self) } }
             },
+            // The first competitor is cold and wins at once; the second is never subscribed.
+            .cold(
+                "Publishers.Amb", elements: 5, options: .tether(),
+                make: { recorded(5).amb(Empty<Int, TestError>(completeImmediately: false)) },
+                failing: { recorded(2, thenFails: true).amb(Empty<Int, TestError>(completeImmediately: false)) }),
+            .driven("Publishers.Amb", "subjects", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.amb(PassthroughSubject<Int, TestError>()) }
+            },
+            .cold(
+                "Publishers.AmbMany", elements: 5, options: .tether(),
+                make: { [recorded(5), recorded(3)].amb() },
+                failing: { [recorded(2, thenFails: true), recorded(3)].amb() }),
+            .driven("Publishers.AmbMany", "subjects", elements: 5, options: .tether(multicast: true)) {
+                let losing = PassthroughSubject<Int, TestError>()
+                return wrapped(passthroughUnderTest()) { $0.amb(with: losing, PassthroughSubject()) }
+            },
         ]
     }
 }

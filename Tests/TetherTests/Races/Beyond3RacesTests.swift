@@ -57,3 +57,30 @@ final class Beyond3RacesTests: TetherTestCase {
             })
     }
 }
+
+extension Beyond3RacesTests {
+    /// Two competitors sending at once: exactly one wins, and only its values go downstream.
+    func testAmbCompetitorsSendingAtOnceHaveExactlyOneWinner() {
+        final class Box: @unchecked Sendable {
+            let first = PassthroughSubject<Int, Never>()
+            let second = PassthroughSubject<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            init() { first.amb(second).subscribe(recorder) }
+        }
+        Race.run(
+            setup: { Box() },
+            { box in
+                for value in 0..<10 { box.first.send(value) }
+            },
+            { box in
+                for value in 100..<110 { box.second.send(value) }
+            },
+            check: { box in
+                let values = box.recorder.values
+                XCTAssertTrue(values == Array(0..<10) || values == Array(100..<110), "\(values)")
+                box.first.send(completion: .finished)
+                box.second.send(completion: .finished)
+                XCTAssertEqual(box.recorder.completion, .finished)
+            })
+    }
+}
