@@ -29,6 +29,20 @@ extension ConformanceTableTests {
                 let losing = PassthroughSubject<Int, TestError>()
                 return wrapped(passthroughUnderTest()) { $0.amb(with: losing, PassthroughSubject()) }
             },
+            .cold(
+                "Publishers.CombineLatestCollection", elements: 5, options: .tether(),
+                make: { [recorded(1), recorded(5)].combineLatest() },
+                failing: { [recorded(1), recorded(2, thenFails: true)].combineLatest() }),
+            .driven("Publishers.CombineLatestCollection", "subject", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { [$0.eraseToAnyPublisher(), Just(0).setFailureType(to: TestError.self).eraseToAnyPublisher()].combineLatest() }
+            },
+            .cold(
+                "Publishers.ZipCollection", elements: 5, options: .tether(),
+                make: { [recorded(5), recorded(7)].zip() },
+                failing: { [recorded(2, thenFails: true), recorded(7)].zip() }),
+            .cold("Publishers.ZipCollection", "empty", elements: 0, options: .completesAtOnce) {
+                [Record<Int, TestError>]().zip()
+            },
         ]
     }
 }

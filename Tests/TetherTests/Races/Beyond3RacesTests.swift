@@ -84,3 +84,28 @@ extension Beyond3RacesTests {
             })
     }
 }
+
+extension Beyond3RacesTests {
+    /// Two publishers of a zipped collection sending at once: every array pairs the same
+    /// positions, in order, and none is lost.
+    func testZipCollectionPublishersSendingAtOnceStayPaired() {
+        final class Box: @unchecked Sendable {
+            let subjects = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+            let recorder = RecordingSubscriber<[Int], Never>()
+            init() { subjects.zip().subscribe(recorder) }
+        }
+        Race.run(
+            setup: { Box() },
+            { box in
+                for value in 0..<10 { box.subjects[0].send(value) }
+            },
+            { box in
+                for value in 0..<10 { box.subjects[1].send(value) }
+            },
+            check: { box in
+                XCTAssertEqual(box.recorder.values, (0..<10).map { [$0, $0] })
+                box.subjects[0].send(completion: .finished)
+                XCTAssertEqual(box.recorder.completion, .finished)
+            })
+    }
+}
