@@ -43,6 +43,16 @@ extension ConformanceTableTests {
             .cold("Publishers.ZipCollection", "empty", elements: 0, options: .completesAtOnce) {
                 [Record<Int, TestError>]().zip()
             },
+            // The first attempt sends two elements and fails; the retry, on the immediate
+            // scheduler, sends the other three.
+            .cold("Publishers.DelayedRetry", elements: 5, options: .tether()) {
+                let attempts = AtomicCounter()
+                return Deferred {
+                    attempts.increment() == 1
+                        ? Record<Int, TestError>(output: [0, 1], completion: .failure(TestError()))
+                        : Record<Int, TestError>(output: [2, 3, 4], completion: .finished)
+                }.retry(1, delay: .seconds(1), scheduler: ImmediateScheduler.shared)
+            },
         ]
     }
 }

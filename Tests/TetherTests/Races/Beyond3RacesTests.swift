@@ -1,3 +1,4 @@
+import Foundation
 import Tether
 import TetherTesting
 import XCTest
@@ -106,6 +107,36 @@ extension Beyond3RacesTests {
                 XCTAssertEqual(box.recorder.values, (0..<10).map { [$0, $0] })
                 box.subjects[0].send(completion: .finished)
                 XCTAssertEqual(box.recorder.completion, .finished)
+            })
+    }
+}
+
+extension Beyond3RacesTests {
+    /// A cancel racing the scheduled resubscription: either nothing is resubscribed, or the
+    /// resubscription is cancelled; either way nothing reaches the subscriber afterwards and
+    /// nothing is left alive.
+    func testDelayedRetryCancelRacingTheResubscriptionLeavesNothingSubscribed() {
+        final class Box: @unchecked Sendable {
+            let upstream = PassthroughSubject<Int, TestError>()
+            let scheduler = DispatchQueue.test
+            let recorder = RecordingSubscriber<Int, TestError>()
+            init() {
+                let attempts = AtomicCounter()
+                Deferred { [upstream] in
+                    attempts.increment() == 1
+                        ? Fail(error: TestError()).eraseToAnyPublisher() : upstream.eraseToAnyPublisher()
+                }
+                .retry(1, delay: .seconds(1), scheduler: scheduler).subscribe(recorder)
+            }
+        }
+        Race.run(
+            setup: { Box() },
+            { box in box.scheduler.advance(by: .seconds(1)) },
+            { box in box.recorder.cancel() },
+            check: { box in
+                box.upstream.send(1)
+                box.upstream.send(completion: .finished)
+                XCTAssertEqual(box.recorder.events, [.subscription])
             })
     }
 }
