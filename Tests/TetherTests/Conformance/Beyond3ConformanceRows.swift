@@ -53,6 +53,14 @@ extension ConformanceTableTests {
                         : Record<Int, TestError>(output: [2, 3, 4], completion: .finished)
                 }.retry(1, delay: .seconds(1), scheduler: ImmediateScheduler.shared)
             },
+            .cold(
+                "Publishers.SwitchIfEmpty", elements: 5, options: .tether(),
+                make: { Empty<Int, TestError>().switchIfEmpty(recorded(5)) },
+                failing: { Empty<Int, TestError>().switchIfEmpty(recorded(2, thenFails: true)) }),
+            .cold(
+                "Publishers.SwitchIfEmpty", "not empty", elements: 5, options: .tether(),
+                make: { recorded(5).switchIfEmpty(recorded(3)) },
+                failing: { recorded(2, thenFails: true).switchIfEmpty(recorded(3)) }),
         ]
     }
 }

@@ -140,3 +140,25 @@ extension Beyond3RacesTests {
             })
     }
 }
+
+extension Beyond3RacesTests {
+    /// A cancel racing the switch to the fallback: the fallback is either never subscribed or
+    /// cancelled, and nothing reaches the subscriber afterwards.
+    func testSwitchIfEmptyCancelRacingTheSwitchLeavesNothingSubscribed() {
+        final class Box: @unchecked Sendable {
+            let upstream = PassthroughSubject<Int, Never>()
+            let fallback = PassthroughSubject<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            init() { upstream.switchIfEmpty(fallback).subscribe(recorder) }
+        }
+        Race.run(
+            setup: { Box() },
+            { box in box.upstream.send(completion: .finished) },
+            { box in box.recorder.cancel() },
+            check: { box in
+                box.fallback.send(1)
+                box.fallback.send(completion: .finished)
+                XCTAssertEqual(box.recorder.events, [.subscription])
+            })
+    }
+}
