@@ -61,6 +61,25 @@ extension ConformanceTableTests {
                 "Publishers.SwitchIfEmpty", "not empty", elements: 5, options: .tether(),
                 make: { recorded(5).switchIfEmpty(recorded(3)) },
                 failing: { recorded(2, thenFails: true).switchIfEmpty(recorded(3)) }),
+            .cold(
+                "Publishers.TakeUntil", elements: 5, options: .tether(),
+                make: { recorded(9).take(until: { $0 == 5 }) },
+                failing: { recorded(2, thenFails: true).take(until: { $0 == 5 }) }),
+            .cold(
+                "Publishers.TakeUntil", "inclusive", elements: 5, options: .tether(),
+                make: { recorded(9).take(until: { $0 == 4 }, inclusive: true) },
+                failing: { recorded(2, thenFails: true).take(until: { $0 == 4 }, inclusive: true) }),
+            // Composed operators: the rows name the existing types they return.
+            .driven("Publishers.CompactMap", "partition", elements: 5, options: .tether(multicast: true)) {
+                wrapped(passthroughUnderTest()) { $0.partition { $0 >= 0 }.matching }
+            },
+            .cold(
+                "Publishers.Map", "withUnretained", elements: 5, options: .tether(),
+                make: { recorded(5).withUnretained(beyond3RowsOwner) { $1 } },
+                failing: { recorded(2, thenFails: true).withUnretained(beyond3RowsOwner) { $1 } }),
         ]
     }
 }
+
+/// An object that outlives every row, for the `withUnretained` row.
+let beyond3RowsOwner = Capture(id: 0)
