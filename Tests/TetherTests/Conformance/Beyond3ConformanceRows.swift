@@ -1,3 +1,4 @@
+import Foundation
 import Tether
 import TetherTesting
 
@@ -77,8 +78,27 @@ extension ConformanceTableTests {
                 "Publishers.Map", "withUnretained", elements: 5, options: .tether(),
                 make: { recorded(5).withUnretained(beyond3RowsOwner) { $1 } },
                 failing: { recorded(2, thenFails: true).withUnretained(beyond3RowsOwner) { $1 } }),
+            // Never completes, like Published.Publisher: the current value, then each set, read
+            // again once the scheduler runs (`send` sets, then runs it).
+            .driven(
+                "Publishers.Observed", elements: 5, options: .init(termination: .never, multicast: true),
+                make: observedUnderTest),
         ]
     }
+}
+
+/// An `@Observable` model's `count`, published through a test scheduler that `send` runs after
+/// each set.
+func observedUnderTest() -> PublisherUnderTest<Publishers.Observed<ObservedModel, Int, TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>>> {
+    let model = ObservedModel()
+    let scheduler = DispatchQueue.test
+    return .hot(
+        model.publisher(for: \.count, scheduler: scheduler), replays: 1,
+        send: { value in
+            model.count = value
+            scheduler.advance()
+        },
+        finish: {})
 }
 
 /// An object that outlives every row, for the `withUnretained` row.

@@ -162,3 +162,27 @@ extension Beyond3RacesTests {
             })
     }
 }
+
+extension Beyond3RacesTests {
+    /// A request racing the scheduled re-read: the re-read value is delivered exactly once, by
+    /// whichever side finds both it and demand, never overlapping the other.
+    func testObservedRequestRacingTheReReadDeliversTheNewValueOnce() {
+        final class Box: @unchecked Sendable {
+            let model = ObservedModel()
+            let scheduler = DispatchQueue.test
+            let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
+            init() {
+                model.publisher(for: \.count, scheduler: scheduler).subscribe(recorder)
+                model.count = 1
+            }
+        }
+        Race.run(
+            setup: { Box() },
+            { box in box.scheduler.advance() },
+            { box in box.recorder.request(.max(5)) },
+            check: { box in
+                XCTAssertEqual(box.recorder.values, [0, 1])
+                box.recorder.cancel()
+            })
+    }
+}
