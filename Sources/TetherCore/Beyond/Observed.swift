@@ -42,7 +42,7 @@ extension Publishers {
     /// A publisher of a value read from an `@Observable` object: the current value, then the
     /// value re-read on a scheduler after each change Observation reports.
     ///
-    /// See ``Observation/Observable/publisher(for:scheduler:options:)`` for the timing, which
+    /// See `publisher(for:scheduler:options:)` on `Observable` for the timing, which
     /// follows from Observation reporting changes before they are stored.
     public struct Observed<Root: Observable & AnyObject, Value, Context: Scheduler>: Publisher {
         /// The kind of values published by this publisher: the value at ``keyPath``.

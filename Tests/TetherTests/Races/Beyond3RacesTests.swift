@@ -186,3 +186,32 @@ extension Beyond3RacesTests {
             })
     }
 }
+
+extension Beyond3RacesTests {
+    /// The inclusive ending value racing a cancel: the subscriber sees a prefix of the values,
+    /// at most one completion, and nothing after either.
+    func testTakeUntilInclusiveEndRacingCancelEndsOnce() {
+        final class Box: @unchecked Sendable {
+            let upstream = PassthroughSubject<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            init() { upstream.take(until: { $0 == 5 }, inclusive: true).subscribe(recorder) }
+        }
+        Race.run(
+            setup: { Box() },
+            { box in
+                for value in 0..<10 { box.upstream.send(value) }
+            },
+            { box in box.recorder.cancel() },
+            check: { box in
+                let values = box.recorder.values
+                XCTAssertEqual(values, Array(0..<values.count))
+                XCTAssertLessThanOrEqual(values.count, 6)
+                if let completion = box.recorder.completion {
+                    XCTAssertEqual(completion, .finished)
+                    XCTAssertEqual(values.count, 6)
+                }
+                box.upstream.send(completion: .finished)
+                XCTAssertEqual(box.recorder.values.count, values.count)
+            })
+    }
+}
