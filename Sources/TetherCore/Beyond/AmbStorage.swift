@@ -1,8 +1,11 @@
 /// The subscription of ``Publishers/Amb`` and ``Publishers/AmbMany``: races competitors indexed by
 /// position, mirrors the first to send a value or complete, and cancels the rest.
 ///
-/// State lives in one `Locked`; no call out is made under the lock. Only the winner's signals
-/// reach the downstream, serially by contract; a loser's late signals are dropped.
+/// Who wins, and whether the stream is over, is decided in one `Locked` whose results are not
+/// generic, so the per-value path builds no generic type. The downstream is a plain stored
+/// property that only the winner's serial signal path touches, handed over through a
+/// ``DeliveryGate`` so that a `cancel` from another thread releases it exactly once. No call out
+/// is made under the lock; a loser's signals after the decision are dropped.
 @usableFromInline
 internal final class AmbStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -14,57 +17,70 @@ internal final class AmbStorage<Downstream: Subscriber>: Subscription, CustomStr
         case done
     }
 
+    /// What a competitor's signal does, as decided under the lock.
+    @usableFromInline
+    internal enum Verdict {
+        /// The stream is over, or another competitor won: drop the signal.
+        case drop
+        /// The sender is the winner: deliver.
+        case deliver
+        /// The sender has just won: cancel the losers, then deliver.
+        case won(losers: [any Subscription])
+    }
+
     @usableFromInline
     internal struct State {
-        /// `nil` once completed or cancelled.
-        @usableFromInline var downstream: Downstream?
         @usableFromInline var competitors: [Competitor]
         @usableFromInline var winner: Int?
+        @usableFromInline var over = false
         /// Everything asked for before a winner: a competitor subscribing late is asked for it.
         @usableFromInline var demand = Subscribers.Demand.none
 
         @inlinable
-        init(downstream: Downstream, competitors: Int) {
-            self.downstream = downstream
+        init(competitors: Int) {
             self.competitors = Array(repeating: .awaitingSubscription, count: competitors)
         }
 
-        /// Competitor `index` sent a signal: whether it is (now) the winner, and the losers to
-        /// cancel if it just won.
         @inlinable
-        mutating func claim(_ index: Int) -> (won: Bool, losers: [any Subscription]) {
-            guard downstream != nil else { return (false, []) }
-            if let winner { return (winner == index, []) }
+        mutating func claim(_ index: Int) -> Verdict {
+            guard !over else { return .drop }
+            if let winner { return winner == index ? .deliver : .drop }
             winner = index
             var losers: [any Subscription] = []
             for position in competitors.indices where position != index {
                 if case .active(let subscription) = competitors[position] { losers.append(subscription) }
                 competitors[position] = .done
             }
-            return (true, losers)
+            return .won(losers: losers)
         }
 
-        /// Ends the stream: the downstream to complete and the subscriptions to cancel.
+        /// Ends the stream: the subscriptions still held, to cancel outside the lock.
         @inlinable
-        mutating func terminate() -> (Downstream?, [any Subscription]) {
+        mutating func terminate() -> [any Subscription] {
+            over = true
             var held: [any Subscription] = []
-            for subscription in competitors {
-                if case .active(let subscription) = subscription { held.append(subscription) }
+            for competitor in competitors {
+                if case .active(let subscription) = competitor { held.append(subscription) }
             }
-            defer {
-                downstream = nil
-                competitors = []
-            }
-            return (downstream, held)
+            competitors = []
+            return held
         }
     }
 
     @usableFromInline
     internal let state: Locked<State>
 
+    @usableFromInline
+    internal let gate = DeliveryGate()
+
+    /// Touched only by the winner's serial path, or by the side the gate names.
+    @usableFromInline
+    internal var downstream: Downstream?
+
     @inlinable
     internal init(downstream: Downstream, competitors: Int) {
-        state = Locked(State(downstream: downstream, competitors: competitors))
+        self.downstream = downstream
+        state = Locked(State(competitors: competitors))
         SubscriptionLedger.enter(self)
     }
 
@@ -76,15 +92,19 @@ internal final class AmbStorage<Downstream: Subscriber>: Subscription, CustomStr
     /// demand it requests at once reaches each of them.
     @inlinable
     internal func start() {
-        let downstream = state.withLock { $0.downstream }
+        // Nobody else can touch the downstream yet: no competitor is subscribed.
+        gate.open()
         downstream?.receive(subscription: self)
+        if gate.leave() {
+            downstream = nil
+        }
     }
 
     /// Subscribes to competitor `index`, unless the race is already decided or over.
     @inlinable
     internal func subscribe<Competitor: Publisher>(_ competitor: Competitor, at index: Int)
     where Competitor.Output == Downstream.Input, Competitor.Failure == Downstream.Failure {
-        let open = state.withLock { $0.downstream != nil && $0.winner == nil }
+        let open = state.withLock { !$0.over && $0.winner == nil }
         guard open else { return }
         competitor.receive(subscriber: AmbSide(storage: self, index: index))
     }
@@ -92,7 +112,7 @@ internal final class AmbStorage<Downstream: Subscriber>: Subscription, CustomStr
     @inlinable
     internal func attach(_ index: Int, _ subscription: any Subscription) {
         let demand = state.withLock { state -> Subscribers.Demand? in
-            guard state.downstream != nil, index < state.competitors.count,
+            guard !state.over, index < state.competitors.count,
                 case .awaitingSubscription = state.competitors[index]
             else { return nil }
             state.competitors[index] = .active(subscription)
@@ -109,32 +129,50 @@ internal final class AmbStorage<Downstream: Subscriber>: Subscription, CustomStr
 
     @inlinable
     internal func receive(_ index: Int, _ input: Downstream.Input) -> Subscribers.Demand {
-        let (downstream, losers) = state.withLock { state -> (Downstream?, [any Subscription]) in
-            let (won, losers) = state.claim(index)
-            return (won ? state.downstream : nil, losers)
+        switch state.withLock({ $0.claim(index) }) {
+        case .drop:
+            return .none
+        case .deliver:
+            break
+        case .won(let losers):
+            for loser in losers { loser.cancel() }
         }
-        for loser in losers { loser.cancel() }
-        return downstream?.receive(input) ?? .none
+        guard gate.enter("Amb"), let downstream else { return .none }
+        let more = downstream.receive(input)
+        if gate.leave() {
+            self.downstream = nil
+            return .none
+        }
+        return more
     }
 
     @inlinable
     internal func complete(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        let (downstream, cancelled) = state.withLock { state -> (Downstream?, [any Subscription]) in
-            let (won, losers) = state.claim(index)
-            guard won else { return (nil, []) }
-            state.competitors[index] = .done
-            let (downstream, _) = state.terminate()
-            return (downstream, losers)
+        let losers = state.withLock { state -> [any Subscription]? in
+            switch state.claim(index) {
+            case .drop:
+                return nil
+            case .deliver:
+                _ = state.terminate()
+                return []
+            case .won(let losers):
+                _ = state.terminate()
+                return losers
+            }
         }
-        for loser in cancelled { loser.cancel() }
-        downstream?.receive(completion: completion)
+        guard let losers else { return }
+        for loser in losers { loser.cancel() }
+        gate.stopFromSerialPath()
+        let released = downstream
+        downstream = nil
+        released?.receive(completion: completion)
     }
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: Amb was asked for .none")
         let targets = state.withLock { state -> [any Subscription] in
-            guard state.downstream != nil else { return [] }
+            guard !state.over else { return [] }
             if let winner = state.winner {
                 guard case .active(let subscription) = state.competitors[winner] else { return [] }
                 return [subscription]
@@ -151,7 +189,14 @@ internal final class AmbStorage<Downstream: Subscriber>: Subscription, CustomStr
 
     @inlinable
     internal func cancel() {
-        let (_, held) = state.withLock { $0.terminate() }
+        let held = state.withLock { state -> [any Subscription]? in
+            guard !state.over else { return nil }
+            return state.terminate()
+        }
+        guard let held else { return }
+        if gate.stopFromOutside() {
+            downstream = nil
+        }
         for subscription in held { subscription.cancel() }
     }
 

@@ -215,3 +215,30 @@ extension Beyond3RacesTests {
             })
     }
 }
+
+extension Beyond3RacesTests {
+    /// A cancel racing the winner's values: the subscriber sees a prefix of them and nothing
+    /// after the cancel returns, and everything is released.
+    func testAmbCancelRacingTheWinnersValuesStopsDelivery() {
+        final class Box: @unchecked Sendable {
+            let first = PassthroughSubject<Int, Never>()
+            let second = PassthroughSubject<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            init() { first.amb(second).subscribe(recorder) }
+        }
+        Race.run(
+            setup: { Box() },
+            { box in
+                for value in 0..<20 { box.first.send(value) }
+            },
+            { box in box.recorder.cancel() },
+            check: { box in
+                let values = box.recorder.values
+                XCTAssertEqual(values, Array(0..<values.count))
+                box.first.send(99)
+                box.first.send(completion: .finished)
+                XCTAssertEqual(box.recorder.values, values)
+                XCTAssertNil(box.recorder.completion)
+            })
+    }
+}
