@@ -57,7 +57,8 @@ extension Publisher {
         when delayBeforeAttempt: @escaping (_ failure: Failure, _ attempt: Int) -> Context.SchedulerTimeType.Stride?,
         scheduler: Context, options: Context.SchedulerOptions? = nil
     ) -> Publishers.DelayedRetry<Self, Context> {
-        Publishers.DelayedRetry(upstream: self, scheduler: scheduler, options: options, delayBeforeAttempt: delayBeforeAttempt)
+        Publishers.DelayedRetry(
+            upstream: self, scheduler: scheduler, options: options, delayBeforeAttempt: delayBeforeAttempt)
     }
 }
 

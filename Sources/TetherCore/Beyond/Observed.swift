@@ -70,7 +70,9 @@ extension Publishers {
         ///   - scheduler: The scheduler that re-reads the value after each change.
         ///   - options: Options for the scheduler.
         @inlinable
-        public init(object: Root, keyPath: KeyPath<Root, Value>, scheduler: Context, options: Context.SchedulerOptions? = nil) {
+        public init(
+            object: Root, keyPath: KeyPath<Root, Value>, scheduler: Context, options: Context.SchedulerOptions? = nil
+        ) {
             self.object = object
             self.keyPath = keyPath
             self.scheduler = scheduler
