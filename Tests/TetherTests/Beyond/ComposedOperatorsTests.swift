@@ -57,7 +57,7 @@ final class ComposedOperatorsTests: TetherTestCase {
     // MARK: withUnretained
 
     func testWithUnretainedPairsValuesWithTheObjectAndFinishesOnceItIsGone() {
-        var owner: Capture? = Capture(id: 7)
+        var owner: ReleaseProbe? = ReleaseProbe(id: 7)
         let upstream = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>()
         upstream.withUnretained(owner!) { object, value in object.id * 10 + value }.subscribe(recorder)
@@ -71,7 +71,7 @@ final class ComposedOperatorsTests: TetherTestCase {
     }
 
     func testWithUnretainedPublishesPairs() {
-        let owner = Capture(id: 3)
+        let owner = ReleaseProbe(id: 3)
         var pairs: [String] = []
         let cancellable = [1, 2].publisher.withUnretained(owner).sink { object, value in pairs.append("\(object.id):\(value)") }
         XCTAssertEqual(pairs, ["3:1", "3:2"])
@@ -82,7 +82,7 @@ final class ComposedOperatorsTests: TetherTestCase {
         let upstream = ReplaySubject<Int, Never>(bufferSize: 2)
         upstream.send(1)
         let recorder = RecordingSubscriber<Int, Never>()
-        assertDeallocated(Capture(id: 5)) { owner in
+        assertDeallocated(ReleaseProbe(id: 5)) { owner in
             upstream.share(replay: 1).withUnretained(owner) { $0.id * 10 + $1 }.subscribe(recorder)
             XCTAssertEqual(recorder.events, [.subscription, .value(51)])
         }
