@@ -51,3 +51,98 @@ extension Publisher {
         flatMap(maxPublishers: .max(1), transform)
     }
 }
+
+// The overloads Combine's `flatMap` has for failure types that differ by `Never`: the side that
+// cannot fail is given the other's failure type with `setFailureType(to:)`.
+
+extension Publisher {
+    /// Transforms each value into a publisher that cannot fail and republishes the values of only
+    /// the most recent one.
+    ///
+    /// The inner publishers are given this publisher's failure type with
+    /// ``Publisher/setFailureType(to:)``; demand, completion and delivery are as in
+    /// ``flatMapLatest(_:)``.
+    /// - Parameter transform: A closure making the publisher for a value.
+    /// - Returns: A publisher of the values of the most recent inner publisher.
+    @inlinable
+    public func flatMapLatest<P: Publisher>(
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<P, Failure>, Publishers.Map<Self, Publishers.SetFailureType<P, Failure>>
+    > where P.Failure == Never {
+        map { transform($0).setFailureType(to: Failure.self) }.switchToLatest()
+    }
+
+    /// Transforms each value into a publisher that cannot fail and republishes their values one
+    /// publisher after the other, in order.
+    ///
+    /// The inner publishers are given this publisher's failure type with
+    /// ``Publisher/setFailureType(to:)``; demand, completion and delivery are as in
+    /// ``concatMap(_:)``.
+    /// - Parameter transform: A closure making the publisher for a value.
+    /// - Returns: A publisher of the inner publishers' values, concatenated.
+    @inlinable
+    public func concatMap<P: Publisher>(
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+        flatMap(maxPublishers: .max(1), transform)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Transforms each value of a publisher that cannot fail into a publisher that can, and
+    /// republishes the values of only the most recent one.
+    ///
+    /// This publisher is given the inner publishers' failure type with
+    /// ``Publisher/setFailureType(to:)``; demand, completion and delivery are as in
+    /// ``Publisher/flatMapLatest(_:)``.
+    /// - Parameter transform: A closure making the publisher for a value.
+    /// - Returns: A publisher of the values of the most recent inner publisher.
+    @inlinable
+    public func flatMapLatest<P: Publisher>(
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.SwitchToLatest<P, Publishers.Map<Publishers.SetFailureType<Self, P.Failure>, P>> {
+        setFailureType(to: P.Failure.self).map(transform).switchToLatest()
+    }
+
+    /// Transforms each value of a publisher that cannot fail into a publisher that cannot fail
+    /// either, and republishes the values of only the most recent one.
+    ///
+    /// Demand, completion and delivery are as in ``Publisher/flatMapLatest(_:)``.
+    /// - Parameter transform: A closure making the publisher for a value.
+    /// - Returns: A publisher of the values of the most recent inner publisher.
+    @inlinable
+    public func flatMapLatest<P: Publisher>(
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Never {
+        map(transform).switchToLatest()
+    }
+
+    /// Transforms each value of a publisher that cannot fail into a publisher that can, and
+    /// republishes their values one publisher after the other, in order.
+    ///
+    /// This publisher is given the inner publishers' failure type with
+    /// ``Publisher/setFailureType(to:)``; demand, completion and delivery are as in
+    /// ``Publisher/concatMap(_:)``.
+    /// - Parameter transform: A closure making the publisher for a value.
+    /// - Returns: A publisher of the inner publishers' values, concatenated.
+    @inlinable
+    public func concatMap<P: Publisher>(
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+        flatMap(maxPublishers: .max(1), transform)
+    }
+
+    /// Transforms each value of a publisher that cannot fail into a publisher that cannot fail
+    /// either, and republishes their values one publisher after the other, in order.
+    ///
+    /// Demand, completion and delivery are as in ``Publisher/concatMap(_:)``.
+    /// - Parameter transform: A closure making the publisher for a value.
+    /// - Returns: A publisher of the inner publishers' values, concatenated.
+    @inlinable
+    public func concatMap<P: Publisher>(
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+        flatMap(maxPublishers: .max(1), transform)
+    }
+}

@@ -160,7 +160,7 @@ final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
         rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows + concurrencyRows + foundationRows
-            + beyondRows + terminationRows + composedRows
+            + beyondRows + terminationRows + composedRows + beyond3Rows
     }
 
     // Split into groups so that each array literal type-checks quickly.
