@@ -77,6 +77,11 @@ func currentValueUnderTest() -> PublisherUnderTest<CurrentValueSubject<Int, Test
 }
 
 /// Wraps a publisher under test in an operator, keeping how it is driven.
+/// `Just(0)` failing as the table's subjects do.
+func justZero() -> Publishers.SetFailureType<Just<Int>, TestError> {
+    Just(0).setFailureType(to: TestError.self)
+}
+
 func wrapped<P: Publisher, Q: Publisher>(
     _ source: PublisherUnderTest<P>, _ transform: (P) -> Q
 ) -> PublisherUnderTest<Q> {
@@ -355,14 +360,17 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.MergeMany", "subject", elements: 5, options: .merge(multicast: true)) {
                 wrapped(passthroughUnderTest()) { Publishers.MergeMany($0) }
             },
-            .cold("Publishers.CombineLatest", elements: 5, options: .tether()) {
-                [0].publisher.combineLatest((0..<5).publisher)
+            // Driven by a subject beside `Just`s, which answer at once: with several demand-driven
+            // upstreams, how many combinations come out depends on which upstream is asked first,
+            // so a cold row's count would be timing (as in Combine), not a contract.
+            .driven("Publishers.CombineLatest", "subject", elements: 5, options: .tether()) {
+                wrapped(passthroughUnderTest()) { $0.combineLatest(justZero()) }
             },
-            .cold("Publishers.CombineLatest3", elements: 5, options: .tether()) {
-                [0].publisher.combineLatest([0].publisher, (0..<5).publisher)
+            .driven("Publishers.CombineLatest3", "subject", elements: 5, options: .tether()) {
+                wrapped(passthroughUnderTest()) { $0.combineLatest(justZero(), justZero()) }
             },
-            .cold("Publishers.CombineLatest4", elements: 5, options: .tether()) {
-                [0].publisher.combineLatest([0].publisher, [0].publisher, (0..<5).publisher)
+            .driven("Publishers.CombineLatest4", "subject", elements: 5, options: .tether()) {
+                wrapped(passthroughUnderTest()) { $0.combineLatest(justZero(), justZero(), justZero()) }
             },
             .cold("Publishers.Zip", elements: 5, options: .tether()) { (0..<5).publisher.zip((10..<20).publisher) },
             .cold("Publishers.Zip3", elements: 5, options: .tether()) {
