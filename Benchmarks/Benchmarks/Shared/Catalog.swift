@@ -82,6 +82,17 @@ enum Catalog {
     static let asyncSequencePublisher = Scenario(name: "AsyncSequence.publisher, 100k elements", operations: 100_000)
     static let asyncMapOne = Scenario(name: "asyncMap(maxConcurrent: 1), 1000 values", operations: 1_000)
     static let asyncMapFour = Scenario(name: "asyncMap(maxConcurrent: 4), 1000 values", operations: 1_000)
+
+    // Beyond Combine: Tether's own operators (no peer has them).
+    static let flatMapLatestPumping = Scenario(name: "5x flatMapLatest { Just }, per element", operations: 1_000)
+    static let concatMapPumping = Scenario(name: "5x concatMap { Just }, per element", operations: 1_000)
+    static let flatMapFirstPumping = Scenario(name: "5x flatMapFirst { Just }, per element", operations: 1_000)
+    static let withLatestFromSend = Scenario(name: "withLatestFrom of two subjects, send", operations: 1_000)
+    static let replaySubjectSend = Scenario(name: "ReplaySubject(bufferSize: 16).send, 1 sink", operations: 1_000)
+    static let ambWinnerSend = Scenario(name: "amb of two subjects, winner's send", operations: 1_000)
+    static let combineLatestCollectionSend = Scenario(name: "[8 subjects].combineLatest(), send", operations: 1_000)
+    static let withUnretainedPumping = Scenario(name: "Sequence.withUnretained.sink", operations: 1_000_000)
+    static let materializeRoundTrip = Scenario(name: "Sequence.materialize.dematerialize.sink", operations: 1_000_000)
 }
 
 /// An asynchronous sequence of `0..<count` that never suspends: the cheapest `AsyncSequence`,

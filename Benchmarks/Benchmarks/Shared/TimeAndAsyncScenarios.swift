@@ -11,6 +11,8 @@ import Benchmark
 import Dispatch
 
 func registerTimeAndAsyncScenarios() {
+    registerBeyondScenarios()
+
     // receive(on:) an ImmediateScheduler: the operator's own cost, per send.
     Catalog.receiveOnImmediate.register { benchmark in
         let subject = PassthroughSubject<Int, Never>()
