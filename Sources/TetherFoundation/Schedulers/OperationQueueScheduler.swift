@@ -4,9 +4,6 @@ import Synchronization
 import TetherCore
 
 extension OperationQueue: Scheduler {
-    /// The scheduler time type the operation queue uses: a `Date`, with strides in seconds.
-    public typealias SchedulerTimeType = DateSchedulerTime
-
     /// A type that defines options the operation queue accepts: there are none.
     public struct SchedulerOptions: Sendable {}
 

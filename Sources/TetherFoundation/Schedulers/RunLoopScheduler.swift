@@ -3,9 +3,6 @@ import Synchronization
 import TetherCore
 
 extension RunLoop: Scheduler {
-    /// The scheduler time type that the run loop uses: a `Date`, with strides in seconds.
-    public typealias SchedulerTimeType = DateSchedulerTime
-
     /// A set of options that affect the operation of the run loop scheduler: there are none.
     public struct SchedulerOptions: Sendable {}
 
