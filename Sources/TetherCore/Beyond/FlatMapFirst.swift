@@ -29,7 +29,7 @@ extension Publisher {
     ///
     /// The inner publishers are given this publisher's failure type with
     /// ``Publisher/setFailureType(to:)``; demand, completion and delivery are as in
-    /// ``flatMapFirst(_:)``.
+    /// `flatMapFirst(_:)`.
     /// - Parameter transform: A closure making the publisher for a value.
     /// - Returns: A publisher of the values of each inner publisher that was made.
     @inlinable
@@ -46,7 +46,7 @@ extension Publisher where Failure == Never {
     ///
     /// This publisher is given the inner publishers' failure type with
     /// ``Publisher/setFailureType(to:)``; demand, completion and delivery are as in
-    /// ``Publisher/flatMapFirst(_:)``.
+    /// `flatMapFirst(_:)`.
     /// - Parameter transform: A closure making the publisher for a value.
     /// - Returns: A publisher of the values of each inner publisher that was made.
     @inlinable
@@ -59,7 +59,7 @@ extension Publisher where Failure == Never {
     /// Transforms each value of a publisher that cannot fail into a publisher that cannot fail
     /// either, dropping the values that arrive while that publisher is active.
     ///
-    /// Demand, completion and delivery are as in ``Publisher/flatMapFirst(_:)``.
+    /// Demand, completion and delivery are as in `flatMapFirst(_:)`.
     /// - Parameter transform: A closure making the publisher for a value.
     /// - Returns: A publisher of the values of each inner publisher that was made.
     @inlinable

@@ -61,7 +61,7 @@ extension Publisher {
     ///
     /// The inner publishers are given this publisher's failure type with
     /// ``Publisher/setFailureType(to:)``; demand, completion and delivery are as in
-    /// ``flatMapLatest(_:)``.
+    /// `flatMapLatest(_:)`.
     /// - Parameter transform: A closure making the publisher for a value.
     /// - Returns: A publisher of the values of the most recent inner publisher.
     @inlinable
@@ -78,7 +78,7 @@ extension Publisher {
     ///
     /// The inner publishers are given this publisher's failure type with
     /// ``Publisher/setFailureType(to:)``; demand, completion and delivery are as in
-    /// ``concatMap(_:)``.
+    /// `concatMap(_:)`.
     /// - Parameter transform: A closure making the publisher for a value.
     /// - Returns: A publisher of the inner publishers' values, concatenated.
     @inlinable
@@ -95,7 +95,7 @@ extension Publisher where Failure == Never {
     ///
     /// This publisher is given the inner publishers' failure type with
     /// ``Publisher/setFailureType(to:)``; demand, completion and delivery are as in
-    /// ``Publisher/flatMapLatest(_:)``.
+    /// `flatMapLatest(_:)`.
     /// - Parameter transform: A closure making the publisher for a value.
     /// - Returns: A publisher of the values of the most recent inner publisher.
     @inlinable
@@ -108,7 +108,7 @@ extension Publisher where Failure == Never {
     /// Transforms each value of a publisher that cannot fail into a publisher that cannot fail
     /// either, and republishes the values of only the most recent one.
     ///
-    /// Demand, completion and delivery are as in ``Publisher/flatMapLatest(_:)``.
+    /// Demand, completion and delivery are as in `flatMapLatest(_:)`.
     /// - Parameter transform: A closure making the publisher for a value.
     /// - Returns: A publisher of the values of the most recent inner publisher.
     @inlinable
@@ -123,7 +123,7 @@ extension Publisher where Failure == Never {
     ///
     /// This publisher is given the inner publishers' failure type with
     /// ``Publisher/setFailureType(to:)``; demand, completion and delivery are as in
-    /// ``Publisher/concatMap(_:)``.
+    /// `concatMap(_:)`.
     /// - Parameter transform: A closure making the publisher for a value.
     /// - Returns: A publisher of the inner publishers' values, concatenated.
     @inlinable
@@ -136,7 +136,7 @@ extension Publisher where Failure == Never {
     /// Transforms each value of a publisher that cannot fail into a publisher that cannot fail
     /// either, and republishes their values one publisher after the other, in order.
     ///
-    /// Demand, completion and delivery are as in ``Publisher/concatMap(_:)``.
+    /// Demand, completion and delivery are as in `concatMap(_:)`.
     /// - Parameter transform: A closure making the publisher for a value.
     /// - Returns: A publisher of the inner publishers' values, concatenated.
     @inlinable

@@ -46,18 +46,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            guard !publishers.isEmpty else {
-                subscriber.receive(subscription: Subscriptions.empty)
-                subscriber.receive(completion: .finished)
-                return
-            }
-            let storage = ZipStorage(downstream: subscriber, upstreams: publishers.count) { values in
-                values.map { $0 as! Upstream.Output }
-            }
-            storage.start()
-            for (index, publisher) in publishers.enumerated() {
-                storage.subscribe(publisher, at: index)
-            }
+            ZipStorage<S>.attach(subscriber, to: publishers)
         }
     }
 }
