@@ -143,11 +143,15 @@ extension Publishers.Sequence {
             while true {
                 let sum = (Subscribers.Demand(rawValue: current) + demand).rawValue
                 let (exchanged, original) = pending.compareExchange(
-                    expected: current, desired: sum, ordering: .acquiringAndReleasing)
+                    expected: current, desired: sum, ordering: .sequentiallyConsistent)
                 if exchanged { break }
                 current = original
             }
-            guard draining.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+            // Sequentially consistent with the drainer's "clear `draining`, then look at
+            // `pending`": two threads each writing one flag and reading the other (a store then a
+            // load, which acquire/release lets the processor reorder) would otherwise both miss
+            // the other's write, and this demand would be stranded with nobody draining.
+            guard draining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent)
                 .exchanged
             else { return }
             if let (downstream, cursor) = takeCursor() {
@@ -196,11 +200,12 @@ extension Publishers.Sequence {
                     return true
                 }
                 guard parked else { return }
-                draining.store(false, ordering: .releasing)
+                draining.store(false, ordering: .sequentiallyConsistent)
                 // A request that added demand just before `draining` was cleared saw a drainer
-                // and left; look once more so its demand is not stranded.
-                guard pending.load(ordering: .acquiring) > 0,
-                    draining.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+                // and left; look once more so its demand is not stranded. (Sequentially
+                // consistent: see `requestNow`.)
+                guard pending.load(ordering: .sequentiallyConsistent) > 0,
+                    draining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent)
                         .exchanged,
                     let (_, resumed) = takeCursor()
                 else { return }
