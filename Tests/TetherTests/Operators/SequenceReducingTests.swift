@@ -20,6 +20,31 @@ final class SequenceReducingTests: TetherTestCase {
         XCTAssertEqual(smallest.output, 1)
     }
 
+    func testAllSatisfyMaxAndFirstWhereAreOneValuePublishers() {
+        let numbers = [3, 1, 4, 1, 5].publisher
+        let allPositive: Result<Bool, Never>.Publisher = numbers.allSatisfy { $0 > 0 }
+        let allSmall: Result<Bool, Never>.Publisher = numbers.allSatisfy { $0 < 5 }
+        let emptyAll: Result<Bool, Never>.Publisher = [Int]().publisher.allSatisfy { _ in false }
+        let largest: Optional<Int>.Publisher = numbers.max { $0 < $1 }
+        let firstEven: Optional<Int>.Publisher = numbers.first { $0.isMultiple(of: 2) }
+        let none: Optional<Int>.Publisher = numbers.first { $0 > 9 }
+        XCTAssertEqual(allPositive.result, .success(true))
+        XCTAssertEqual(allSmall.result, .success(false))
+        XCTAssertEqual(emptyAll.result, .success(true))
+        XCTAssertEqual(largest.output, 5)
+        XCTAssertEqual(firstEven.output, 4)
+        XCTAssertNil(none.output)
+        let checked = numbers.tryAllSatisfy { value in
+            if value == 4 { throw TestError(id: 4) }
+            return true
+        }
+        XCTAssertThrowsError(try checked.result.get()) { XCTAssertEqual($0 as? TestError, TestError(id: 4)) }
+        XCTAssertEqual(try [1, 2].publisher.tryAllSatisfy { $0 > 0 }.result.get(), true)
+        let recorder = RecordingSubscriber<Int, Never>()
+        numbers.max { $0 < $1 }.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(5), .completion(.finished)])
+    }
+
     func testThrowingFusionsFailWithTheThrownError() {
         let numbers = [1, 2, 3].publisher
         let reduced = numbers.tryReduce(0) { total, next in

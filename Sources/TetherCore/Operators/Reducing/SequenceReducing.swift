@@ -46,6 +46,23 @@ extension Publishers.Sequence {
         .init(Result { try sequence.contains(where: predicate) })
     }
 
+    /// Publishes whether every element satisfies `predicate` (`true` for an empty sequence).
+    /// - Parameter predicate: The test for each element.
+    /// - Returns: A publisher of one Boolean.
+    @inlinable
+    public func allSatisfy(_ predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
+        .init(sequence.allSatisfy(predicate))
+    }
+
+    /// Publishes whether every element satisfies a throwing `predicate`; a thrown error becomes
+    /// the failure.
+    /// - Parameter predicate: The test for each element, which may throw.
+    /// - Returns: A publisher of one Boolean, or of the thrown error.
+    @inlinable
+    public func tryAllSatisfy(_ predicate: (Elements.Element) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+        .init(Result { try sequence.allSatisfy(predicate) })
+    }
+
     /// Publishes all the elements as one array.
     /// - Returns: A publisher of one array.
     @inlinable
@@ -117,6 +134,24 @@ extension Publishers.Sequence where Failure == Never {
         by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool
     ) -> Optional<Elements.Element>.Publisher {
         .init(sequence.min(by: areInIncreasingOrder))
+    }
+
+    /// Publishes the maximum element by `areInIncreasingOrder`, or finishes empty.
+    /// - Parameter areInIncreasingOrder: Whether the first element orders before the second.
+    /// - Returns: A publisher of the maximum, or of nothing for an empty sequence.
+    @inlinable
+    public func max(
+        by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool
+    ) -> Optional<Elements.Element>.Publisher {
+        .init(sequence.max(by: areInIncreasingOrder))
+    }
+
+    /// Publishes the first element that satisfies `predicate`, or finishes empty.
+    /// - Parameter predicate: The test for each element.
+    /// - Returns: A publisher of that element, or of nothing when none satisfies it.
+    @inlinable
+    public func first(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
+        .init(sequence.first(where: predicate))
     }
 
 }
