@@ -12,3 +12,26 @@ internal enum ControlSignal {
     case request(Subscribers.Demand)
     case cancel
 }
+
+/// A subscription that keeps a specialised control entry (see ``ControlSignal``): its own
+/// `request` and `cancel` forward to the entry, which runs these.
+@usableFromInline
+internal protocol SpecializedControl: AnyObject {
+    func requestNow(_ demand: Subscribers.Demand)
+    func cancelNow()
+}
+
+extension SpecializedControl {
+    /// The entry to keep, made in the subscription's `@inlinable` initialiser so that it
+    /// specialises for the concrete subscription type.
+    @inlinable
+    internal static var controlEntry: (AnyObject, ControlSignal) -> Void {
+        { object, signal in
+            let subscription = unsafeDowncast(object, to: Self.self)
+            switch signal {
+            case .request(let demand): subscription.requestNow(demand)
+            case .cancel: subscription.cancelNow()
+            }
+        }
+    }
+}

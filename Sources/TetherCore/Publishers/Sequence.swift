@@ -55,7 +55,7 @@ extension Publishers.Sequence {
     /// demand a subscriber asks for in `receive(subscription:)` is delivered from code
     /// specialised in the caller's module.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    internal final class Inner<Downstream: Subscriber>: Subscription, SpecializedControl, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
         @usableFromInline
@@ -110,13 +110,7 @@ extension Publishers.Sequence {
         internal init(
             downstream: Downstream, sequence: Elements
         ) {
-            control = { object, signal in
-                let inner = unsafeDowncast(object, to: Inner.self)
-                switch signal {
-                case .request(let demand): inner.requestNow(demand)
-                case .cancel: inner.cancelNow()
-                }
-            }
+            control = Inner.controlEntry
             self.sequence = sequence
             state = Locked(State(downstream: downstream))
             SubscriptionLedger.enter(self)

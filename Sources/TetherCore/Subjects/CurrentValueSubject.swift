@@ -5,7 +5,7 @@
 /// subscriber that had no demand when a value was sent receives the latest value once it asks.
 /// Calling ``send(_:)`` also updates ``value``, and setting ``value`` sends it. After completion
 /// neither changes anything.
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, SubjectConduitParent,
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent,
     @unchecked Sendable
 {
     @usableFromInline
@@ -34,13 +34,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Subject
     /// - Parameter value: The initial value to publish.
     @inlinable
     public init(_ value: Output) {
-        control = { subject, signal in
-            let subject = unsafeDowncast(subject, to: CurrentValueSubject.self)
-            switch signal {
-            case .detach(let conduit): subject.detachNow(conduit)
-            case .acknowledgeDownstreamDemand: subject.acknowledgeDownstreamDemandNow()
-            }
-        }
+        control = CurrentValueSubject.parentEntry
         state = Locked(State(value: value))
     }
 

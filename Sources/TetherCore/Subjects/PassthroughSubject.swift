@@ -8,7 +8,7 @@
 /// `send` may be called from any thread. Each subscriber still receives its signals one at a
 /// time: a value sent while the subscriber is busy (from another thread, or from inside its own
 /// `receive`) is delivered after the current call returns, by the thread that is delivering.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectConduitParent,
+public final class PassthroughSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent,
     @unchecked Sendable
 {
     /// `detach` and `acknowledgeDownstreamDemand`, specialised (see ``SubjectParentSignal``).
@@ -21,13 +21,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, SubjectC
     /// Creates a subject with no subscribers.
     @inlinable
     public init() {
-        control = { subject, signal in
-            let subject = unsafeDowncast(subject, to: PassthroughSubject.self)
-            switch signal {
-            case .detach(let conduit): subject.detachNow(conduit)
-            case .acknowledgeDownstreamDemand: subject.acknowledgeDownstreamDemandNow()
-            }
-        }
+        control = PassthroughSubject.parentEntry
         hub = Locked(SubjectHub())
     }
 

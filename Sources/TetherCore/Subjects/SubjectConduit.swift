@@ -43,6 +43,30 @@ internal enum SubjectParentSignal {
     case acknowledgeDownstreamDemand
 }
 
+/// A subject that keeps a specialised entry for its conduits' calls (see
+/// ``SubjectParentSignal``): its `detach` and `acknowledgeDownstreamDemand` forward to the entry,
+/// which runs these.
+@usableFromInline
+internal protocol SpecializedSubjectParent: SubjectConduitParent {
+    func detachNow(_ conduit: AnyObject)
+    func acknowledgeDownstreamDemandNow()
+}
+
+extension SpecializedSubjectParent {
+    /// The entry to keep, made in the subject's `@inlinable` initialiser so that it specialises
+    /// for the concrete subject type.
+    @inlinable
+    internal static var parentEntry: (AnyObject, SubjectParentSignal) -> Void {
+        { object, signal in
+            let subject = unsafeDowncast(object, to: Self.self)
+            switch signal {
+            case .detach(let conduit): subject.detachNow(conduit)
+            case .acknowledgeDownstreamDemand: subject.acknowledgeDownstreamDemandNow()
+            }
+        }
+    }
+}
+
 /// One subscriber's subscription to a subject.
 ///
 /// The subject reaches `offer` through its ``SubjectEntry``, so the per-value path runs
@@ -53,7 +77,7 @@ internal enum SubjectParentSignal {
 /// counted) and delivered by the thread that is delivering, after the current call returns. So
 /// concurrent and reentrant sends never overlap in the subscriber and never recurse.
 @usableFromInline
-internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProtocol, Subscription,
+internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProtocol, Subscription, SpecializedControl,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline typealias Output = Downstream.Input
@@ -79,13 +103,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     internal init(
         name: StaticString, downstream: Downstream, parent: any SubjectConduitParent, latest: Output??
     ) {
-        control = { object, signal in
-            let conduit = unsafeDowncast(object, to: SubjectConduit.self)
-            switch signal {
-            case .request(let demand): conduit.requestNow(demand)
-            case .cancel: conduit.cancelNow()
-            }
-        }
+        control = SubjectConduit.controlEntry
         self.name = name
         machine = Locked(State(downstream: downstream, parent: parent, latest: latest))
         SubscriptionLedger.enter(self)
