@@ -127,7 +127,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
             // The usual case, nothing arrived meanwhile, settles without building an `Action`
             // (copying that enum out of the lock costs more than the rest of the send).
             if machine.withLock({ $0.settle(more) }) { return }
-            perform(machine.withLock { $0.delivered(.none) })
+            perform(machine.withLock { $0.next() })
         }
     }
 
@@ -283,11 +283,17 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     /// A call into the subscriber returned `more` demand: what to deliver next.
     @inlinable
     mutating func delivered(_ more: Subscribers.Demand) -> Action {
+        settle(more) ? .idle : next()
+    }
+
+    /// What to deliver after a delivery that did not ``settle(_:)``: the oldest queued value,
+    /// then the owed latest value, then the completion.
+    @inlinable
+    mutating func next() -> Action {
         guard let downstream else {
             delivering = false
             return .idle
         }
-        demand += more
         if !queue.isEmpty {
             // A drained queue keeps its buffer: steady bursts then cost no allocation.
             let value = queue.removeFirst()
@@ -306,8 +312,8 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     }
 
     /// A call into the subscriber returned `more` demand: whether that ends the delivery
-    /// (nothing queued, owed or completed meanwhile). When it does not, `delivered(.none)` says
-    /// what comes next.
+    /// (nothing queued, owed or completed meanwhile). When it does not, ``next()`` says what
+    /// comes next.
     @inlinable
     mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard downstream != nil else {
