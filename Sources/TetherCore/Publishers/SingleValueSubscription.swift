@@ -3,9 +3,10 @@ import Synchronization
 /// The subscription behind ``Just``, `Optional.Publisher` and `Result.Publisher` with a success:
 /// it holds one value and, on the first positive demand, delivers it and then finishes.
 ///
-/// Whoever takes the subscriber out of the lock delivers, so the value goes out exactly once
-/// however many threads request at the same time, and a request made from inside `receive(_:)`
-/// finds nothing left to do. Delivery happens on the thread that requested. A subscriber that
+/// Whoever moves its phase to `taken` with one atomic exchange owns the subscriber, so the value
+/// goes out exactly once however many threads request at the same time, a cancel that comes
+/// first lets go of the subscriber, and a request made from inside `receive(_:)` finds nothing
+/// left to do. Delivery happens on the thread that requested. A subscriber that
 /// cancels from inside `receive(_:)` gets no completion after it.
 ///
 /// Demand asked for while the subscription is being handed over (inside
@@ -16,21 +17,24 @@ import Synchronization
 internal final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    /// `nil` once the value went out or the subscription was cancelled.
+    /// Who may touch ``downstream``: see ``HandOverPhase``. Whoever moves it to `taken` owns the
+    /// downstream from then on, to deliver to it or to let go of it.
     @usableFromInline
-    internal let downstream: Locked<Downstream?>
-
-    @usableFromInline
-    internal let value: Downstream.Input
+    internal let phase = Atomic<UInt8>(HandOverPhase.handingOver)
 
     /// Set by `cancel`; checked between the value and the completion.
     @usableFromInline
     internal let cancelled = Atomic<Bool>(false)
 
-    /// `handingOver` until `start` has handed the subscription over, `requestedEarly` when
-    /// demand came meanwhile, `started` after.
+    /// `nil` once the value went out or the subscription was cancelled. Touched only by the
+    /// thread that moved ``phase`` to `taken` (so the run-time exclusivity check is left out);
+    /// a plain optional rather than a lock's state, because this class's `deinit` runs
+    /// unspecialised, where every generic wrapper costs a run-time type lookup.
+    @usableFromInline @exclusivity(unchecked)
+    internal var downstream: Downstream?
+
     @usableFromInline
-    internal let phase = Atomic<UInt8>(HandOverPhase.handingOver)
+    internal let value: Downstream.Input
 
     /// The name of the publisher, used by `description` and in the trap message.
     @usableFromInline
@@ -38,7 +42,7 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
 
     @inlinable
     internal init(downstream: Downstream, value: Downstream.Input, publisherName: String) {
-        self.downstream = Locked(downstream)
+        self.downstream = downstream
         self.value = value
         self.publisherName = publisherName
         SubscriptionLedger.enter(self)
@@ -54,8 +58,7 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
         downstream.receive(subscription: self)
         let (_, previous) = phase.compareExchange(
             expected: HandOverPhase.handingOver, desired: HandOverPhase.started, ordering: .acquiringAndReleasing)
-        if previous == HandOverPhase.requestedEarly {
-            phase.store(HandOverPhase.started, ordering: .releasing)
+        if previous == HandOverPhase.requestedEarly, take(from: HandOverPhase.requestedEarly) {
             deliver()
         }
     }
@@ -66,19 +69,23 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
             demand > 0, "Demand must not be zero: the \(publisherName) subscription was asked for .none")
         let (early, _) = phase.compareExchange(
             expected: HandOverPhase.handingOver, desired: HandOverPhase.requestedEarly, ordering: .acquiringAndReleasing)
-        if !early {
+        if !early, take(from: HandOverPhase.started) {
             deliver()
         }
     }
 
-    /// Delivers the value and the completion, once, to whoever asked first.
+    /// Moves ``phase`` from `expected` to `taken`: `true` if this call now owns the downstream.
+    @inlinable
+    internal func take(from expected: UInt8) -> Bool {
+        phase.compareExchange(expected: expected, desired: HandOverPhase.taken, ordering: .acquiringAndReleasing)
+            .exchanged
+    }
+
+    /// Delivers the value and the completion, for the owner of the downstream.
     @inlinable
     internal func deliver() {
-        let taken = downstream.withLock { downstream -> Downstream? in
-            defer { downstream = nil }
-            return downstream
-        }
-        guard let taken else { return }
+        guard let taken = downstream else { return }
+        downstream = nil
         _ = taken.receive(value)
         if !cancelled.load(ordering: .acquiring) {
             taken.receive(completion: .finished)
@@ -88,11 +95,16 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
     @inlinable
     internal func cancel() {
         cancelled.store(true, ordering: .releasing)
-        let released = downstream.withLock { downstream -> Downstream? in
-            defer { downstream = nil }
-            return downstream
+        var current = phase.load(ordering: .acquiring)
+        while current != HandOverPhase.taken {
+            let (exchanged, original) = phase.compareExchange(
+                expected: current, desired: HandOverPhase.taken, ordering: .acquiringAndReleasing)
+            if exchanged {
+                downstream = nil
+                return
+            }
+            current = original
         }
-        _ = released
     }
 
     @usableFromInline
@@ -108,10 +120,12 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
 }
 
 /// Where a subscription that serves early demand from its publisher's `receive(subscriber:)`
-/// stands: still being handed over, asked for during the hand-over, or handed over.
+/// stands: still being handed over, asked for during the hand-over, handed over, or (for
+/// ``SingleValueSubscription``) its downstream taken to deliver to or to let go of.
 @usableFromInline
 internal enum HandOverPhase {
     @usableFromInline static let handingOver: UInt8 = 0
     @usableFromInline static let requestedEarly: UInt8 = 1
     @usableFromInline static let started: UInt8 = 2
+    @usableFromInline static let taken: UInt8 = 3
 }

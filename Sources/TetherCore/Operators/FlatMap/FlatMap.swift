@@ -11,6 +11,9 @@ extension Publishers {
     /// upstream and every inner publisher have finished; a failure from the upstream or any
     /// inner cancels everything else and fails the downstream. Cancelling cancels the upstream
     /// and every inner publisher. Requesting `.none` traps.
+    ///
+    /// A `Just` from the transform is not subscribed to: its value is at hand, so it is taken at
+    /// once, with the same demand, ordering and upstream requests as a subscribed `Just`.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         /// The kind of values published by this publisher: the new publishers'.

@@ -134,16 +134,23 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func reserve() -> (index: Int?, cancels: [any Subscription]) {
         guard !terminated, case .live = upstream else { return (nil, []) }
+        let (index, cancels) = arrive()
+        inners[index] = Slot()
+        return (index, cancels)
+    }
+
+    /// A new inner publisher's index; `switchToLatest` forgets the previous inner and what it
+    /// left waiting, and returns its subscription to cancel.
+    @inlinable
+    mutating func arrive() -> (index: Int, cancels: [any Subscription]) {
         var cancels: [any Subscription] = []
         if case .switchToLatest = policy {
             cancels = inners.values.compactMap(\.subscription)
             inners.removeAll()
             buffer.removeAll()
         }
-        let index = nextIndex
-        nextIndex += 1
-        inners[index] = Slot()
-        return (index, cancels)
+        defer { nextIndex += 1 }
+        return (nextIndex, cancels)
     }
 
     /// The upstream finished: the stream finishes once every inner has, and the buffer is empty.
@@ -207,10 +214,62 @@ internal struct FlattenState<Value, Failure: Error> {
         return .deliver(ask: reask(index, slot))
     }
 
+    /// The upstream sent a publisher whose one value is at hand (a `Just`): it arrives as an
+    /// inner's value would, without a subscription, under a fresh index that has no slot;
+    /// ``immediateFinished()`` then stands for that inner's completion. `switchToLatest` also
+    /// returns the previous inner to cancel, as ``reserve()`` does.
+    @inlinable
+    mutating func immediate(_ value: Value) -> (verdict: InnerValue, cancels: [any Subscription]) {
+        guard !terminated, case .live = upstream else { return (.drop, []) }
+        let (index, cancels) = arrive()
+        guard !delivering, buffer.isEmpty, demand > 0 else {
+            buffer.append((index, value))
+            return (.buffered, cancels)
+        }
+        demand -= 1
+        delivering = true
+        return (.deliver(ask: .none), cancels)
+    }
+
+    /// The token holder delivered an ``immediate(_:)`` value and the downstream returned `more`:
+    /// `true` when that settles everything — the token is free again and that inner's
+    /// completion needs nothing done (what ``delivered(_:)`` and then ``immediateFinished()``
+    /// would decide). `false`, with nothing changed, when there is more to do: the caller then
+    /// makes those two calls.
+    @inlinable
+    mutating func settleImmediate(_ more: Subscribers.Demand) -> Bool {
+        guard completion == nil, !terminated, buffer.isEmpty else { return false }
+        switch policy {
+        case .merge(let maxPublishers):
+            // A bounded flatMap asks the upstream for a replacement.
+            guard maxPublishers == .unlimited else { return false }
+        case .switchToLatest:
+            guard inners.isEmpty else { return false }
+        }
+        if case .finished = upstream { return false }
+        demand += more
+        delivering = false
+        return true
+    }
+
+    /// The inner behind ``immediate(_:)`` finished.
+    @inlinable
+    mutating func immediateFinished() -> Effects {
+        guard !terminated else { return Effects() }
+        return innerGone()
+    }
+
     /// An inner publisher finished: in `flatMap`, ask the upstream for a replacement.
     @inlinable
     mutating func innerFinished(_ index: Int) -> Effects {
         guard !terminated, inners.removeValue(forKey: index) != nil else { return Effects() }
+        return innerGone()
+    }
+
+    /// An inner is gone: in a bounded `flatMap`, ask the upstream for a replacement; finish if
+    /// nothing is left.
+    @inlinable
+    mutating func innerGone() -> Effects {
         var effects = Effects()
         if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited,
             case .live(let subscription) = upstream

@@ -8,8 +8,8 @@
 /// the machine's drain token, which is what serialises values from several inners.
 @usableFromInline
 internal final class FlattenStorage<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable
+    Subscriber, Subscription, SpecializedControl, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where
     NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
     Downstream.Failure == Upstream.Failure
@@ -19,15 +19,37 @@ where
     @usableFromInline typealias Machine = FlattenState<NewPublisher.Output, Upstream.Failure>
     @usableFromInline typealias Transform = (Upstream.Output) -> NewPublisher
 
+    /// What the storage tells its downstream, through ``downstreamEntry``.
+    @usableFromInline
+    internal enum DownstreamSignal {
+        case subscription
+        case value(NewPublisher.Output)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
+    /// Calls the downstream, for the holder of the drain token. Made in the initialiser, so that
+    /// each flattening level reaches the next one through it: called directly, a chain of nested
+    /// flattening operators is one ever-deeper chain of specialisations, which the compiler cuts
+    /// off after four levels (the fifth then ran unspecialised, about twenty times slower).
+    @usableFromInline
+    internal let downstreamEntry: (AnyObject, DownstreamSignal) -> Subscribers.Demand
+
+    /// `request` and `cancel`, specialised (see ``ControlSignal``).
+    @usableFromInline
+    internal let control: (AnyObject, ControlSignal) -> Void
+
     @usableFromInline
     internal let machine: Locked<Machine>
 
-    /// Released as soon as the stream is over, so that what it captured goes too.
-    @usableFromInline
-    internal let transform: Locked<Transform?>
+    /// Released as soon as the stream is over, so that what it captured goes too. Guarded by
+    /// `machine`'s lock (a lock of its own would cost its run-time type lookups on every
+    /// `deinit`, which runs unspecialised).
+    @usableFromInline @exclusivity(unchecked)
+    internal var transform: Transform?
 
-    /// Read and written only by the holder of the machine's drain token.
-    @usableFromInline
+    /// Read and written only by the holder of the machine's drain token, which is what keeps
+    /// accesses exclusive (so the run-time exclusivity check is left out).
+    @usableFromInline @exclusivity(unchecked)
     internal var downstream: Downstream?
 
     @usableFromInline
@@ -36,8 +58,22 @@ where
     @inlinable
     internal init(name: StaticString, policy: FlattenPolicy, downstream: Downstream, transform: @escaping Transform) {
         self.name = name
+        downstreamEntry = { object, signal in
+            let storage = unsafeDowncast(object, to: FlattenStorage.self)
+            switch signal {
+            case .subscription:
+                storage.holdingToken.receive(subscription: storage)
+                return .none
+            case .value(let value):
+                return storage.holdingToken.receive(value)
+            case .completion(let completion):
+                storage.finish(completion)
+                return .none
+            }
+        }
+        control = FlattenStorage.controlEntry
         machine = Locked(Machine(policy: policy))
-        self.transform = Locked(transform)
+        self.transform = transform
         self.downstream = downstream
         SubscriptionLedger.enter(self)
     }
@@ -55,20 +91,49 @@ where
             return
         }
         // The machine starts with the token held for this very call.
-        holdingToken.receive(subscription: self)
+        _ = downstreamEntry(self, .subscription)
         perform(machine.withLock { $0.started() })
     }
 
     @inlinable
     internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let transform = transform.withLock({ $0 }) else { return .none }
+        guard let transform = machine.withLock({ _ in self.transform }) else { return .none }
         let publisher = transform(input)
+        // A `Just` needs no subscription: its value is at hand. (In specialised code these casts
+        // are decided at compile time.)
+        if let just = publisher as? Just<NewPublisher.Output> {
+            receiveImmediate(just.output)
+            return .none
+        }
+        if let just = publisher as? Publishers.SetFailureType<Just<NewPublisher.Output>, Failure> {
+            receiveImmediate(just.upstream.output)
+            return .none
+        }
         let (index, cancels) = machine.withLock { $0.reserve() }
         for subscription in cancels { subscription.cancel() }
         if let index {
             publisher.subscribe(Child(storage: self, index: index))
         }
         return .none
+    }
+
+    /// An inner publisher whose one value is at hand: delivered (or queued) as an inner's value
+    /// would be, then that inner counts as finished.
+    @inlinable
+    internal func receiveImmediate(_ value: NewPublisher.Output) {
+        let (verdict, cancels) = machine.withLock { $0.immediate(value) }
+        for subscription in cancels { subscription.cancel() }
+        switch verdict {
+        case .drop:
+            return
+        case .buffered:
+            break
+        case .deliver:
+            let more = downstreamEntry(self, .value(value))
+            if machine.withLock({ $0.settleImmediate(more) }) { return }
+            perform(machine.withLock { $0.delivered(more) })
+        }
+        perform(machine.withLock { $0.immediateFinished() })
     }
 
     @inlinable
@@ -99,7 +164,7 @@ where
         case .drop, .buffered:
             return .none
         case .deliver(let ask):
-            let more = holdingToken.receive(value)
+            let more = downstreamEntry(self, .value(value))
             perform(machine.withLock { $0.delivered(more) })
             return ask
         }
@@ -119,17 +184,23 @@ where
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        control(self, .request(demand))
+    }
+
+    @inlinable
+    internal func cancel() {
+        control(self, .cancel)
+    }
+
+    @inlinable
+    internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         perform(machine.withLock { $0.request(demand) })
     }
 
     @inlinable
-    internal func cancel() {
-        let released = transform.withLock { transform -> Transform? in
-            defer { transform = nil }
-            return transform
-        }
-        _ = released
+    internal func cancelNow() {
+        releaseTransform()
         perform(machine.withLock { $0.cancel() })
     }
 
@@ -155,13 +226,10 @@ where
             case .idle:
                 return
             case .deliver(let value):
-                let more = holdingToken.receive(value)
+                let more = downstreamEntry(self, .value(value))
                 effects = machine.withLock { $0.delivered(more) }
             case .complete(let completion):
-                let finished = downstream
-                downstream = nil
-                releaseTransform()
-                finished?.receive(completion: completion)
+                _ = downstreamEntry(self, .completion(completion))
                 return
             case .release:
                 let released = downstream
@@ -173,11 +241,20 @@ where
         }
     }
 
+    /// Lets go of the downstream and the transform, then sends the downstream `completion`.
+    @inlinable
+    internal func finish(_ completion: Subscribers.Completion<Failure>) {
+        let finished = downstream
+        downstream = nil
+        releaseTransform()
+        finished?.receive(completion: completion)
+    }
+
     @inlinable
     internal func releaseTransform() {
-        let released = transform.withLock { transform -> Transform? in
-            defer { transform = nil }
-            return transform
+        let released = machine.withLock { _ -> Transform? in
+            defer { self.transform = nil }
+            return self.transform
         }
         _ = released
     }

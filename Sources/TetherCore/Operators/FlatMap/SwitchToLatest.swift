@@ -9,7 +9,8 @@ extension Publishers {
     /// dropped. The publisher finishes when the upstream and the current inner publisher have
     /// both finished; a failure from either cancels the other and fails the downstream.
     /// Cancelling cancels the upstream and the current inner publisher. Requesting `.none`
-    /// traps.
+    /// traps. A `Just` is not subscribed to: its value is taken at once, as a subscribed `Just`
+    /// would deliver it.
     public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
     where P == Upstream.Output, P.Failure == Upstream.Failure {
         /// The kind of values published by this publisher: the inner publishers'.
