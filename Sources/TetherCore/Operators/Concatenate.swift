@@ -306,6 +306,14 @@ extension Publisher {
 }
 
 extension Publishers.Sequence where Elements: RangeReplaceableCollection {
+    /// Appends, right away, the given elements to the collection.
+    /// - Parameter elements: The elements to publish after these.
+    /// - Returns: One sequence publisher of the collection with the elements appended.
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Sequence<Elements, Failure> {
+        append(elements)
+    }
+
     /// Appends, right away, the elements of another sequence publisher.
     /// - Parameter publisher: The sequence publisher whose elements come after these.
     /// - Returns: One sequence publisher of both collections' elements.
@@ -329,6 +337,25 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     @inlinable
     public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
         Publishers.Sequence(sequence: publisher.sequence + sequence)
+    }
+
+    /// Prepends, right away, the given elements to the collection.
+    /// - Parameter elements: The elements to publish before these.
+    /// - Returns: One sequence publisher of the collection with the elements in front.
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Sequence<Elements, Failure> {
+        prepend(elements)
+    }
+
+    /// Prepends, right away, the elements of a sequence.
+    /// - Parameter elements: The elements to publish before these.
+    /// - Returns: One sequence publisher of both sequences' elements, `elements` first.
+    @inlinable
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where Elements.Element == S.Element {
+        var joined = Elements(elements)
+        joined.append(contentsOf: sequence)
+        return Publishers.Sequence(sequence: joined)
     }
 }
 

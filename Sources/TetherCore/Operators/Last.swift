@@ -63,4 +63,13 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
     public func last() -> Optional<Output>.Publisher {
         Optional<Output>.Publisher(sequence.last)
     }
+
+    /// Searches the collection from its end, right away and once, for the last element that
+    /// satisfies `predicate`, and publishes it, or finishes without a value when none does.
+    /// - Parameter predicate: The test for each element, tried from the last one backwards.
+    /// - Returns: An `Optional.Publisher` of that element.
+    @inlinable
+    public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        Optional<Output>.Publisher(sequence.last(where: predicate))
+    }
 }

@@ -296,18 +296,18 @@ final class ConformanceTableTests: TetherTestCase {
                 throwingUnderTest { $0.tryCompactMap { Optional(try throwingOnNegative($0)) } }
             },
             // Sequence operators (first, last, output, prefix, drop, concatenate).
-            .cold("Publishers.First", elements: 1, options: .tether()) { (0..<5).publisher.first() },
+            .cold("Publishers.First", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().first() },
             .cold("Publishers.FirstWhere", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().first { $0 > 2 } },
             .cold("Publishers.TryFirstWhere", elements: 1, options: .tether()) { (0..<5).publisher.tryFirst { $0 > 2 } },
             .cold("Publishers.Last", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().last() },
-            .cold("Publishers.LastWhere", elements: 1, options: .tether()) { (0..<5).publisher.last { $0 < 3 } },
+            .cold("Publishers.LastWhere", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().last { $0 < 3 } },
             .cold("Publishers.TryLastWhere", elements: 1, options: .tether()) { (0..<5).publisher.tryLast { $0 < 3 } },
-            .cold("Publishers.Output", elements: 5, options: .tether()) { (0..<10).publisher.output(in: 2..<7) },
+            .cold("Publishers.Output", elements: 5, options: .tether()) { (0..<10).publisher.eraseToAnyPublisher().output(in: 2..<7) },
             .cold("Publishers.Output", "prefix", elements: 5, options: .tether()) { (0..<10).publisher.eraseToAnyPublisher().prefix(5) },
             .driven("Publishers.Output", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.output(in: 0...) }
             },
-            .cold("Publishers.PrefixWhile", elements: 5, options: .tether()) { (0..<10).publisher.prefix { $0 < 5 } },
+            .cold("Publishers.PrefixWhile", elements: 5, options: .tether()) { (0..<10).publisher.eraseToAnyPublisher().prefix { $0 < 5 } },
         ]
     }
 
@@ -315,7 +315,7 @@ final class ConformanceTableTests: TetherTestCase {
         [
             .cold("Publishers.TryPrefixWhile", elements: 5, options: .tether()) { (0..<10).publisher.tryPrefix { $0 < 5 } },
             .cold("Publishers.Drop", elements: 5, options: .tether()) { (0..<7).publisher.eraseToAnyPublisher().dropFirst(2) },
-            .cold("Publishers.DropWhile", elements: 5, options: .tether()) { (0..<8).publisher.drop { $0 < 3 } },
+            .cold("Publishers.DropWhile", elements: 5, options: .tether()) { (0..<8).publisher.eraseToAnyPublisher().drop { $0 < 3 } },
             .cold("Publishers.TryDropWhile", elements: 5, options: .tether()) { (0..<8).publisher.tryDrop { $0 < 3 } },
             .cold("Publishers.PrefixUntilOutput", elements: 5, options: .tether()) {
                 (0..<5).publisher.prefix(untilOutputFrom: Empty<Int, Never>(completeImmediately: false))
@@ -498,7 +498,7 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.Reduce", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().reduce(0, +) },
             .cold("Publishers.TryReduce", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().tryReduce(0, +) },
             .cold("Publishers.Count", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().count() },
-            .cold("Publishers.Comparison", elements: 1, options: .tether()) { (0..<5).publisher.max() },
+            .cold("Publishers.Comparison", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().max() },
             .cold("Publishers.TryComparison", elements: 1, options: .tether()) { (0..<5).publisher.tryMin(by: <) },
             .cold("Publishers.AllSatisfy", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().allSatisfy { $0 < 9 } },
             .cold("Publishers.TryAllSatisfy", elements: 1, options: .tether()) {

@@ -72,6 +72,188 @@ final class SequenceReducingTests: TetherTestCase {
     }
 }
 
+/// The fusions Combine declares on collections: the overload a plain call infers is the one
+/// Combine picks, which the `let _: T = inferred` lines pin at compile time.
+final class SequenceCollectionFusionTests: TetherTestCase {
+    func testCountOfARandomAccessCollectionThatCannotFailIsAJust() {
+        let counted = [4, 5, 6].publisher.count()
+        let _: Just<Int> = counted
+        let closed = (1...3).publisher.count()
+        let _: Just<Int> = closed
+        let unordered = Set([7, 8]).publisher.count()
+        let _: Result<Int, Never>.Publisher = unordered
+        let failing = Publishers.Sequence<[Int], TestError>(sequence: [1, 2]).count()
+        let _: Result<Int, TestError>.Publisher = failing
+        let recorder = RecordingSubscriber<Int, Never>()
+        counted.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(3), .completion(.finished)])
+        XCTAssertEqual(closed.output, 3)
+        XCTAssertEqual(unordered.result, .success(2))
+        XCTAssertEqual(failing.result, .success(2))
+        var sunk: [Int] = []
+        let cancellable = [1, 2, 3].publisher.count().sink { sunk.append($0) }
+        XCTAssertEqual(sunk, [3])
+        cancellable.cancel()
+    }
+
+    func testOutputAtPublishesTheElementAtAnIndexOrNothing() {
+        let numbers = [10, 20, 30].publisher
+        let third = numbers.output(at: 2)
+        let _: Optional<Int>.Publisher = third
+        XCTAssertEqual(numbers.output(at: 0).output, 10)
+        XCTAssertNil(numbers.output(at: 3).output)
+        XCTAssertNil(numbers.output(at: -1).output)
+        let recorder = RecordingSubscriber<Int, Never>()
+        third.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(30), .completion(.finished)])
+
+        let word = "abc"
+        let letter = word.publisher.output(at: word.index(after: word.startIndex))
+        let _: Optional<Character>.Publisher = letter
+        XCTAssertEqual(letter.output, "b")
+        XCTAssertEqual(word.publisher.output(at: word.startIndex).output, "a")
+        XCTAssertNil(word.publisher.output(at: word.endIndex).output)
+    }
+
+    func testOutputAtFallsBackToTheOperatorWhereCombineHasNoFusion() {
+        let positional = (1...3).publisher.output(at: 1)
+        let _: Publishers.Output<Publishers.Sequence<ClosedRange<Int>, Never>> = positional
+        let failing = Publishers.Sequence<[Int], TestError>(sequence: [1, 2]).output(at: 1)
+        let _: Publishers.Output<Publishers.Sequence<[Int], TestError>> = failing
+        let recorder = RecordingSubscriber<Int, Never>()
+        positional.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(2), .completion(.finished)])
+    }
+
+    func testOutputInSlicesTheIndicesInsideTheCollection() {
+        let numbers = [1, 2, 3, 4, 5].publisher
+        let middle = numbers.output(in: 1..<3)
+        let _: Publishers.Sequence<[Int], Never> = middle
+        XCTAssertEqual(middle.sequence, [2, 3])
+        XCTAssertEqual(numbers.output(in: 3..<9).sequence, [4, 5])
+        XCTAssertEqual(numbers.output(in: -2..<1).sequence, [1])
+        XCTAssertEqual(numbers.output(in: 7..<9).sequence, [])
+        let failing = Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3]).output(in: 0..<2)
+        let _: Publishers.Sequence<[Int], TestError> = failing
+        XCTAssertEqual(failing.sequence, [1, 2])
+        let word = "abcd"
+        let inner = word.publisher.output(in: word.index(after: word.startIndex)..<word.index(before: word.endIndex))
+        let _: Publishers.Sequence<[Character], Never> = inner
+        XCTAssertEqual(inner.sequence, ["b", "c"])
+        let recorder = RecordingSubscriber<Int, TestError>()
+        failing.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+    }
+
+    func testFirstLastWhereMinAndMaxAreOptionalPublishers() {
+        let numbers = [3, 1, 4, 1, 5, 2].publisher
+        let first = numbers.first()
+        let _: Optional<Int>.Publisher = first
+        var tried: [Int] = []
+        let lastSmall = numbers.last { tried.append($0); return $0 < 3 }
+        let _: Optional<Int>.Publisher = lastSmall
+        XCTAssertEqual(tried, [2])
+        let smallest = numbers.min()
+        let _: Optional<Int>.Publisher = smallest
+        let largest = numbers.max()
+        let _: Optional<Int>.Publisher = largest
+        XCTAssertEqual(first.output, 3)
+        XCTAssertEqual(lastSmall.output, 2)
+        XCTAssertEqual(numbers.last { $0 > 3 }.output, 5)
+        XCTAssertNil(numbers.last { $0 > 9 }.output)
+        XCTAssertEqual(smallest.output, 1)
+        XCTAssertEqual(largest.output, 5)
+        let empty = [Int]().publisher
+        XCTAssertNil(empty.first().output)
+        XCTAssertNil(empty.min().output)
+        XCTAssertNil(empty.max().output)
+        let recorder = RecordingSubscriber<Int, Never>()
+        smallest.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        let failing = Publishers.Sequence<[Int], TestError>(sequence: [1, 2])
+        let _: Publishers.First<Publishers.Sequence<[Int], TestError>> = failing.first()
+        let _: Publishers.Comparison<Publishers.Sequence<[Int], TestError>> = failing.min()
+        let _: Publishers.LastWhere<Publishers.Sequence<[Int], TestError>> = failing.last { $0 > 1 }
+    }
+}
+
+/// The fusions Combine declares on every sequence publisher that drop, keep or ignore elements.
+final class SequenceSlicingFusionTests: TetherTestCase {
+    func testDropWhileRunsThePredicateOnceAndPublishesTheRestLazily() {
+        var calls = 0
+        let rest = [1, 2, 5, 1].publisher.drop { calls += 1; return $0 < 3 }
+        let _: Publishers.Sequence<DropWhileSequence<[Int]>, Never> = rest
+        XCTAssertEqual(calls, 3)
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
+        rest.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(5)])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(5), .value(1), .completion(.finished)])
+        let again = RecordingSubscriber<Int, Never>()
+        rest.subscribe(again)
+        XCTAssertEqual(again.values, [5, 1])
+        XCTAssertEqual(calls, 3)
+    }
+
+    func testPrefixWhileKeepsTheLeadingElementsRightAway() {
+        var calls = 0
+        let kept = [1, 2, 5, 1].publisher.prefix { calls += 1; return $0 < 3 }
+        let _: Publishers.Sequence<[Int], Never> = kept
+        XCTAssertEqual(calls, 3)
+        XCTAssertEqual(kept.sequence, [1, 2])
+        let failing = Publishers.Sequence<[Int], TestError>(sequence: [5, 1]).prefix { $0 < 3 }
+        let _: Publishers.Sequence<[Int], TestError> = failing
+        XCTAssertEqual(failing.sequence, [])
+        let recorder = RecordingSubscriber<Int, TestError>()
+        failing.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
+    }
+
+    func testDropFirstOfARangeStaysASequencePublisher() {
+        let dropped = (1...3).publisher.dropFirst()
+        let _: Publishers.Sequence<DropFirstSequence<ClosedRange<Int>>, Never> = dropped
+        let recorder = RecordingSubscriber<Int, Never>()
+        dropped.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(2), .value(3), .completion(.finished)])
+    }
+
+    func testIgnoreOutputIsAnEmptyThatNeverIteratesTheSequence() {
+        let ignored = [1, 2, 3].publisher.ignoreOutput()
+        let _: Empty<Int, Never> = ignored
+        XCTAssertTrue(ignored.completeImmediately)
+        let endless = (1...).publisher.ignoreOutput()
+        let recorder = RecordingSubscriber<Int, Never>()
+        endless.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
+        let failing = Publishers.Sequence<[Int], TestError>(sequence: [1]).ignoreOutput()
+        let _: Empty<Int, TestError> = failing
+    }
+
+    func testAppendAndPrependElementsToARangeReplaceableCollection() {
+        let numbers = [2, 3].publisher
+        let appended = numbers.append(4, 5)
+        let _: Publishers.Sequence<[Int], Never> = appended
+        let prepended = numbers.prepend(0, 1)
+        let _: Publishers.Sequence<[Int], Never> = prepended
+        let prependedSequence = numbers.prepend(stride(from: -1, through: 1, by: 1))
+        let _: Publishers.Sequence<[Int], Never> = prependedSequence
+        XCTAssertEqual(appended.sequence, [2, 3, 4, 5])
+        XCTAssertEqual(prepended.sequence, [0, 1, 2, 3])
+        XCTAssertEqual(prependedSequence.sequence, [-1, 0, 1, 2, 3])
+        XCTAssertEqual(numbers.append().sequence, [2, 3])
+        let word = "bc".publisher.prepend("a").append("d")
+        let _: Publishers.Sequence<String, Never> = word
+        XCTAssertEqual(word.sequence, "abcd")
+        let failing = Publishers.Sequence<[Int], TestError>(sequence: [1]).prepend(0).append(2)
+        let _: Publishers.Sequence<[Int], TestError> = failing
+        let recorder = RecordingSubscriber<Int, TestError>()
+        failing.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(0), .value(1), .value(2), .completion(.finished)])
+        let range = (0..<2).publisher.append(2)
+        let _: Publishers.Concatenate<Publishers.Sequence<Range<Int>, Never>, Publishers.Sequence<[Int], Never>> = range
+    }
+}
+
 /// Combine's one-value publishers keep their kind when they declare a failure type.
 final class SetFailureTypeFusionTests: TetherTestCase {
     func testJustAndResultDeclareAFailureAsAResultPublisher() {

@@ -1,6 +1,8 @@
-// Combine's eager fusions of the reducing, scanning and filtering operators on a sequence
-// publisher: the whole sequence is at hand, so the result is computed at once and published by
-// a one-value publisher (or a new sequence publisher), with the types Combine gives them.
+// Combine's eager fusions on a sequence publisher (reducing, scanning, filtering and selecting):
+// the whole sequence is at hand, so the result is computed at once, when the operator is called,
+// and published by a one-value publisher, an empty one or a new sequence publisher, with the
+// types Combine gives them. The fusions of `dropFirst`, `prefix(_:)`, `last()`, `last(where:)`,
+// `append` and `prepend` live beside those operators.
 
 extension Publishers.Sequence {
     /// Reduces the elements at once with `nextPartialResult`, starting from `initialResult`.
@@ -93,6 +95,41 @@ extension Publishers.Sequence {
     public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.Sequence<Elements, E> {
         .init(sequence: sequence)
     }
+
+    /// Skips, right away, the leading elements that satisfy `predicate`, as a new sequence
+    /// publisher of the rest.
+    ///
+    /// The predicate runs now, once, up to and including the first element it rejects; the rest
+    /// of the sequence is published lazily, as demanded.
+    /// - Parameter predicate: Whether to drop an element; the first `false` ends the dropping.
+    /// - Returns: A sequence publisher starting at the first rejected element, with the same
+    ///   failure type.
+    @inlinable
+    public func drop(
+        while predicate: (Elements.Element) -> Bool
+    ) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
+        .init(sequence: sequence.drop(while: predicate))
+    }
+
+    /// Keeps, right away, the leading elements that satisfy `predicate`, as a new sequence
+    /// publisher of an array.
+    ///
+    /// The predicate runs now, once, up to and including the first element it rejects.
+    /// - Parameter predicate: Whether to keep an element; the first `false` ends the prefix.
+    /// - Returns: A sequence publisher of the prefix, with the same failure type.
+    @inlinable
+    public func prefix(
+        while predicate: (Elements.Element) -> Bool
+    ) -> Publishers.Sequence<[Elements.Element], Failure> {
+        .init(sequence: sequence.prefix(while: predicate))
+    }
+
+    /// Publishes no elements and finishes, decided right away: the sequence is never iterated.
+    /// - Returns: An `Empty` that completes immediately, with the same output and failure types.
+    @inlinable
+    public func ignoreOutput() -> Empty<Output, Failure> {
+        Empty()
+    }
 }
 
 extension Publishers.Sequence where Elements.Element: Equatable {
@@ -122,6 +159,81 @@ extension Publishers.Sequence where Elements: Collection {
     @inlinable
     public func count() -> Result<Int, Failure>.Publisher {
         .init(sequence.count)
+    }
+
+    /// Publishes, as a new sequence publisher, the elements at the indices in `range`.
+    ///
+    /// The slice is taken now, once; indices of `range` outside the collection are ignored, as
+    /// `output(in:)` ignores positions past the end of any other publisher.
+    /// - Parameter range: The indices of the collection whose elements to publish.
+    /// - Returns: A sequence publisher of those elements, with the same failure type.
+    @inlinable
+    public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
+        .init(sequence: elements(in: range))
+    }
+
+    /// The elements at those indices of `range` that the collection has, for both `output(in:)`
+    /// forms: clamping rather than trapping keeps them as forgiving as the operator they fuse.
+    @inlinable
+    internal func elements(in range: Range<Elements.Index>) -> [Output] {
+        Array(sequence[range.clamped(to: sequence.startIndex..<sequence.endIndex)])
+    }
+}
+
+extension Publishers.Sequence where Elements: Collection, Failure == Never {
+    /// Publishes the first element, or finishes empty; decided now, once.
+    /// - Returns: A publisher of the first element, or of nothing for an empty collection.
+    @inlinable
+    public func first() -> Optional<Output>.Publisher {
+        .init(sequence.first)
+    }
+
+    /// Publishes the element at `index`, or finishes empty when the collection has no such index;
+    /// decided now, once.
+    /// - Parameter index: An index of the collection.
+    /// - Returns: A publisher of that element, or of nothing.
+    @inlinable
+    public func output(at index: Elements.Index) -> Optional<Output>.Publisher {
+        .init(sequence.indices.contains(index) ? sequence[index] : nil)
+    }
+}
+
+// Combine declares these two again for random-access collections, with the results of the
+// `Collection` forms above; they repeat those declarations so that Tether has the overloads
+// Combine has, and share their work (`sequence.count`, `elements(in:)`).
+extension Publishers.Sequence where Elements: RandomAccessCollection {
+    /// The random-access form of `count()` that Combine declares: the count, taken now, once.
+    /// - Returns: A publisher of one count, with the same failure type.
+    @inlinable
+    public func count() -> Result<Int, Failure>.Publisher {
+        .init(sequence.count)
+    }
+
+    /// The random-access form of `output(in:)` that Combine declares: the elements at the
+    /// indices in `range` that the collection has, sliced now, once.
+    /// - Parameter range: The indices of the collection whose elements to publish.
+    /// - Returns: A sequence publisher of those elements, with the same failure type.
+    @inlinable
+    public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
+        .init(sequence: elements(in: range))
+    }
+}
+
+extension Publishers.Sequence where Elements: RandomAccessCollection, Failure == Never {
+    /// Publishes the number of elements, which a sequence publisher that cannot fail always has.
+    /// - Returns: A `Just` of the count, computed now, once.
+    @inlinable
+    public func count() -> Just<Int> {
+        Just(sequence.count)
+    }
+
+    /// Publishes the element at `index`, or finishes empty when `index` is outside the
+    /// collection's bounds; decided now, once, without walking the indices.
+    /// - Parameter index: An index of the collection.
+    /// - Returns: A publisher of that element, or of nothing.
+    @inlinable
+    public func output(at index: Elements.Index) -> Optional<Output>.Publisher {
+        .init(index >= sequence.startIndex && index < sequence.endIndex ? sequence[index] : nil)
     }
 }
 
@@ -153,7 +265,22 @@ extension Publishers.Sequence where Failure == Never {
     public func first(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
         .init(sequence.first(where: predicate))
     }
+}
 
+extension Publishers.Sequence where Failure == Never, Elements.Element: Comparable {
+    /// Publishes the minimum element, or finishes empty; computed now, once.
+    /// - Returns: A publisher of the minimum, or of nothing for an empty sequence.
+    @inlinable
+    public func min() -> Optional<Elements.Element>.Publisher {
+        .init(sequence.min())
+    }
+
+    /// Publishes the maximum element, or finishes empty; computed now, once.
+    /// - Returns: A publisher of the maximum, or of nothing for an empty sequence.
+    @inlinable
+    public func max() -> Optional<Elements.Element>.Publisher {
+        .init(sequence.max())
+    }
 }
 
 extension Publishers.Sequence {
