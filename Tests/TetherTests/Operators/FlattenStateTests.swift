@@ -147,4 +147,43 @@ final class FlattenStateTests: TetherTestCase {
         XCTAssertTrue(isSame(more.request?.subscription, secondSubscription))
         XCTAssertEqual(more.request?.demand, .max(4))
     }
+
+    func testSettlingQuietlyFreesTheTokenOnlyWhenNothingElseIsDue() {
+        var machine = started(.merge(maxPublishers: .unlimited), upstream: RecordingSubscription())
+        _ = machine.request(.max(1))
+        let index = machine.reserve().index!
+        XCTAssertEqual(machine.innerSubscribed(index, RecordingSubscription()), .max(1))
+        guard case .deliver = machine.innerValue(index, 1) else { return XCTFail("not delivered") }
+        XCTAssertTrue(machine.settle(.max(2)))
+        XCTAssertEqual(machine.demand, .max(2))
+        XCTAssertFalse(machine.delivering)
+
+        // A value waiting in the buffer is for delivered(_:) to hand over.
+        guard case .deliver = machine.innerValue(index, 2) else { return XCTFail("not delivered") }
+        guard case .buffered = machine.innerValue(index, 3) else { return XCTFail("not buffered") }
+        XCTAssertFalse(machine.settle(.none))
+        XCTAssertTrue(machine.delivering)
+        guard case .deliver(3) = machine.delivered(.none).drain else { return XCTFail("buffer not drained") }
+        XCTAssertTrue(machine.settle(.none))
+
+        // An inner goes quietly while the upstream is live; after its finish the last one ends it.
+        XCTAssertTrue(machine.finishInnerQuietly(index))
+        XCTAssertEqual(machine.activeInners, 0)
+        let last = machine.reserve().index!
+        _ = machine.upstreamFinished()
+        XCTAssertFalse(machine.finishInnerQuietly(last))
+        XCTAssertEqual(machine.activeInners, 1)
+        guard case .complete(.finished) = machine.innerFinished(last).drain else { return XCTFail("not finished") }
+    }
+
+    func testABoundedFlatMapNeverLetsAnInnerGoQuietly() {
+        var machine = started(.merge(maxPublishers: .max(2)), upstream: RecordingSubscription())
+        let index = machine.reserve().index!
+        XCTAssertFalse(machine.finishInnerQuietly(index))
+        XCTAssertEqual(machine.innerFinished(index).request?.demand, .max(1))
+        _ = machine.request(.max(1))
+        guard case .deliver = machine.immediate(7).verdict else { return XCTFail("not delivered") }
+        XCTAssertFalse(machine.settleImmediate(.none))
+        XCTAssertTrue(machine.delivering)
+    }
 }

@@ -10,6 +10,33 @@ internal enum FlattenPolicy: Sendable, Equatable {
     case switchToLatest
 }
 
+/// The upstream of a ``FlattenState`` (the publisher of publishers) as the machine sees it.
+///
+/// This and ``FlattenSlot`` stand outside the generic machine so that they are not generic
+/// themselves: the storage's `deinit` runs unspecialised, and every generic type in the state it
+/// destroys costs a run-time type lookup there.
+@usableFromInline
+internal enum FlattenLink {
+    case awaitingSubscription
+    case live(any Subscription)
+    /// Finished normally; the inners may still be running.
+    case finished
+    /// Failed, cancelled, or the whole stream is over.
+    case terminal
+}
+
+/// One inner publisher of a ``FlattenState``.
+@usableFromInline
+internal struct FlattenSlot {
+    /// `nil` until the inner hands over its subscription.
+    @usableFromInline var subscription: (any Subscription)?
+    /// The inner was asked for `.unlimited`: it needs no further requests.
+    @usableFromInline var unlimited = false
+
+    @inlinable
+    init() {}
+}
+
 /// The state machine behind ``Publishers/FlatMap`` and ``Publishers/SwitchToLatest``.
 ///
 /// Every method runs under the storage's lock and calls nothing: it returns ``Effects`` that the
@@ -20,28 +47,8 @@ internal enum FlattenPolicy: Sendable, Equatable {
 /// delivered by the holder too, so it never overlaps a value.
 @usableFromInline
 internal struct FlattenState<Value, Failure: Error> {
-    /// The upstream (the publisher of publishers) as the machine sees it.
-    @usableFromInline
-    internal enum Link {
-        case awaitingSubscription
-        case live(any Subscription)
-        /// Finished normally; the inners may still be running.
-        case finished
-        /// Failed, cancelled, or the whole stream is over.
-        case terminal
-    }
-
-    /// One inner publisher.
-    @usableFromInline
-    internal struct Slot {
-        /// `nil` until the inner hands over its subscription.
-        @usableFromInline var subscription: (any Subscription)?
-        /// The inner was asked for `.unlimited`: it needs no further requests.
-        @usableFromInline var unlimited = false
-
-        @inlinable
-        init() {}
-    }
+    @usableFromInline typealias Link = FlattenLink
+    @usableFromInline typealias Slot = FlattenSlot
 
     /// What the storage does with the downstream after unlocking.
     @usableFromInline
@@ -231,24 +238,45 @@ internal struct FlattenState<Value, Failure: Error> {
         return (.deliver(ask: .none), cancels)
     }
 
-    /// The token holder delivered an ``immediate(_:)`` value and the downstream returned `more`:
-    /// `true` when that settles everything — the token is free again and that inner's
-    /// completion needs nothing done (what ``delivered(_:)`` and then ``immediateFinished()``
-    /// would decide). `false`, with nothing changed, when there is more to do: the caller then
-    /// makes those two calls.
+    /// The token holder's call into the downstream returned `more`: `true` when that settles
+    /// it — the token is free again and nothing else is due (what ``delivered(_:)`` would decide,
+    /// without building its effects). `false`, with nothing changed, when there is more to do:
+    /// the caller then calls ``delivered(_:)``.
     @inlinable
-    mutating func settleImmediate(_ more: Subscribers.Demand) -> Bool {
+    mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard completion == nil, !terminated, buffer.isEmpty else { return false }
-        switch policy {
-        case .merge(let maxPublishers):
-            // A bounded flatMap asks the upstream for a replacement.
-            guard maxPublishers == .unlimited else { return false }
-        case .switchToLatest:
-            guard inners.isEmpty else { return false }
-        }
-        if case .finished = upstream { return false }
+        if case .switchToLatest = policy, more > 0, currentInner != nil { return false }
+        if case .finished = upstream, inners.isEmpty { return false }
         demand += more
         delivering = false
+        return true
+    }
+
+    /// As ``settle(_:)``, for an ``immediate(_:)`` value: `true` when that inner's completion
+    /// needs nothing done either (what ``immediateFinished()`` would decide); else the caller
+    /// calls ``delivered(_:)`` and then ``immediateFinished()``.
+    @inlinable
+    mutating func settleImmediate(_ more: Subscribers.Demand) -> Bool {
+        guard quietlyGone else { return false }
+        return settle(more)
+    }
+
+    /// An inner finished: `true`, with its slot forgotten, when that needs nothing done (what
+    /// ``innerFinished(_:)`` would decide); `false`, with nothing changed, when the caller must
+    /// call ``innerFinished(_:)``.
+    @inlinable
+    mutating func finishInnerQuietly(_ index: Int) -> Bool {
+        guard quietlyGone else { return false }
+        if !terminated { inners[index] = nil }
+        return true
+    }
+
+    /// Whether an inner can go without a word: a bounded `flatMap` asks the upstream for a
+    /// replacement, and after the upstream's finish the last inner to go finishes the stream.
+    @inlinable
+    var quietlyGone: Bool {
+        if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited { return false }
+        if case .finished = upstream { return false }
         return true
     }
 

@@ -165,7 +165,9 @@ where
             return .none
         case .deliver(let ask):
             let more = downstreamEntry(self, .value(value))
-            perform(machine.withLock { $0.delivered(more) })
+            if !machine.withLock({ $0.settle(more) }) {
+                perform(machine.withLock { $0.delivered(more) })
+            }
             return ask
         }
     }
@@ -174,6 +176,7 @@ where
     internal func childReceive(_ index: Int, completion: Subscribers.Completion<NewPublisher.Failure>) {
         switch completion {
         case .finished:
+            if machine.withLock({ $0.finishInnerQuietly(index) }) { return }
             perform(machine.withLock { $0.innerFinished(index) })
         case .failure(let error):
             perform(machine.withLock { $0.innerFailed(index, error) })
