@@ -9,6 +9,11 @@ results=.build/results
 rm -rf "$results"
 mkdir -p "$results"
 
+# SwiftPM does not recompile a client's files when only the `@inlinable` bodies of a path
+# dependency change, so benchmarks built before a change to Tether would keep running (and
+# measuring) the old specialised code. Touching the scenario files makes every run build afresh.
+find Benchmarks Probes -name '*.swift' -exec touch {} +
+
 echo "== Building the memory probes (release)" >&2
 swift build -c release --product MemoryTether >&2
 swift build -c release --product MemoryOpenCombine >&2

@@ -167,23 +167,29 @@ final class FlattenStateTests: TetherTestCase {
         XCTAssertTrue(machine.settle(.none))
 
         // An inner goes quietly while the upstream is live; after its finish the last one ends it.
-        XCTAssertTrue(machine.finishInnerQuietly(index))
+        guard case .settled = machine.finishInnerQuietly(index) else { return XCTFail("not settled") }
         XCTAssertEqual(machine.activeInners, 0)
         let last = machine.reserve().index!
         _ = machine.upstreamFinished()
-        XCTAssertFalse(machine.finishInnerQuietly(last))
+        XCTAssertFalse(machine.finishInnerQuietly(last).isSettled)
         XCTAssertEqual(machine.activeInners, 1)
         guard case .complete(.finished) = machine.innerFinished(last).drain else { return XCTFail("not finished") }
     }
 
-    func testABoundedFlatMapNeverLetsAnInnerGoQuietly() {
-        var machine = started(.merge(maxPublishers: .max(2)), upstream: RecordingSubscription())
+    func testABoundedFlatMapAsksTheUpstreamForAReplacementWhenAnInnerGoesQuietly() {
+        let upstream = RecordingSubscription()
+        var machine = started(.merge(maxPublishers: .max(2)), upstream: upstream)
         let index = machine.reserve().index!
-        XCTAssertFalse(machine.finishInnerQuietly(index))
-        XCTAssertEqual(machine.innerFinished(index).request?.demand, .max(1))
+        guard case .settledAsking(let asked) = machine.finishInnerQuietly(index) else { return XCTFail("no ask") }
+        XCTAssertTrue(isSame(asked, upstream))
+        XCTAssertEqual(machine.activeInners, 0)
+        guard case .settled = machine.finishInnerQuietly(index) else { return XCTFail("stale inner asked again") }
+
         _ = machine.request(.max(1))
         guard case .deliver = machine.immediate(7).verdict else { return XCTFail("not delivered") }
-        XCTAssertFalse(machine.settleImmediate(.none))
-        XCTAssertTrue(machine.delivering)
+        guard case .settledAsking = machine.settleImmediate(.none) else { return XCTFail("no ask") }
+        XCTAssertFalse(machine.delivering)
+        XCTAssertTrue(machine.requestQuietly(.max(1)))
+        XCTAssertEqual(machine.demand, .max(1))
     }
 }

@@ -25,6 +25,22 @@ internal enum FlattenLink {
     case terminal
 }
 
+/// How a quick transition of a ``FlattenState`` went: not taken (the caller makes the full
+/// transition), or done, perhaps with one more publisher to ask of the upstream.
+@usableFromInline
+internal enum FlattenSettlement {
+    case unsettled
+    case settled
+    /// Done; ask this upstream subscription for one more publisher.
+    case settledAsking(any Subscription)
+
+    @inlinable
+    var isSettled: Bool {
+        if case .unsettled = self { return false }
+        return true
+    }
+}
+
 /// One inner publisher of a ``FlattenState``.
 @usableFromInline
 internal struct FlattenSlot {
@@ -252,32 +268,55 @@ internal struct FlattenState<Value, Failure: Error> {
         return true
     }
 
-    /// As ``settle(_:)``, for an ``immediate(_:)`` value: `true` when that inner's completion
-    /// needs nothing done either (what ``immediateFinished()`` would decide); else the caller
-    /// calls ``delivered(_:)`` and then ``immediateFinished()``.
+    /// As ``settle(_:)``, for an ``immediate(_:)`` value, together with that inner's
+    /// completion (what ``immediateFinished()`` would decide): `.unsettled`, with nothing
+    /// changed, when the caller must call ``delivered(_:)`` and then ``immediateFinished()``.
     @inlinable
-    mutating func settleImmediate(_ more: Subscribers.Demand) -> Bool {
-        guard quietlyGone else { return false }
-        return settle(more)
+    mutating func settleImmediate(_ more: Subscribers.Demand) -> FlattenSettlement {
+        let gone = quietlyGone
+        guard gone.isSettled, settle(more) else { return .unsettled }
+        return gone
     }
 
-    /// An inner finished: `true`, with its slot forgotten, when that needs nothing done (what
-    /// ``innerFinished(_:)`` would decide); `false`, with nothing changed, when the caller must
-    /// call ``innerFinished(_:)``.
+    /// An inner finished: settled, with its slot forgotten, when that needs at most a request
+    /// for a replacement (what ``innerFinished(_:)`` would decide); `.unsettled`, with nothing
+    /// changed, when the caller must call ``innerFinished(_:)``.
     @inlinable
-    mutating func finishInnerQuietly(_ index: Int) -> Bool {
-        guard quietlyGone else { return false }
-        if !terminated { inners[index] = nil }
+    mutating func finishInnerQuietly(_ index: Int) -> FlattenSettlement {
+        let gone = quietlyGone
+        guard gone.isSettled else { return .unsettled }
+        guard !terminated, inners.removeValue(forKey: index) != nil else { return .settled }
+        return gone
+    }
+
+    /// The downstream asked for more, and that needs nothing but counting (what ``request(_:)``
+    /// would decide): `true`. `false`, with nothing changed, when the caller must call
+    /// ``request(_:)``.
+    @inlinable
+    mutating func requestQuietly(_ more: Subscribers.Demand) -> Bool {
+        guard !terminated else { return true }
+        if case .switchToLatest = policy, currentInner != nil { return false }
+        guard delivering || buffer.isEmpty else { return false }
+        demand += more
         return true
     }
 
-    /// Whether an inner can go without a word: a bounded `flatMap` asks the upstream for a
-    /// replacement, and after the upstream's finish the last inner to go finishes the stream.
+    /// What an inner's going needs: nothing, a request to the upstream for a replacement (a
+    /// bounded `flatMap`), or — once the upstream has finished, when the last inner to go
+    /// finishes the stream — the full ``innerGone()``.
     @inlinable
-    var quietlyGone: Bool {
-        if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited { return false }
-        if case .finished = upstream { return false }
-        return true
+    var quietlyGone: FlattenSettlement {
+        switch upstream {
+        case .finished:
+            return .unsettled
+        case .live(let subscription):
+            if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited {
+                return .settledAsking(subscription)
+            }
+            return .settled
+        case .awaitingSubscription, .terminal:
+            return .settled
+        }
     }
 
     /// The inner behind ``immediate(_:)`` finished.

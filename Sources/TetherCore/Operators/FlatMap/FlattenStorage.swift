@@ -130,10 +130,24 @@ where
             break
         case .deliver:
             let more = downstreamEntry(self, .value(value))
-            if machine.withLock({ $0.settleImmediate(more) }) { return }
+            if settled(machine.withLock { $0.settleImmediate(more) }) { return }
             perform(machine.withLock { $0.delivered(more) })
         }
         perform(machine.withLock { $0.immediateFinished() })
+    }
+
+    /// Acts on a quick transition: `false` when it was not taken.
+    @inlinable
+    internal func settled(_ settlement: FlattenSettlement) -> Bool {
+        switch settlement {
+        case .unsettled:
+            return false
+        case .settled:
+            return true
+        case .settledAsking(let upstream):
+            upstream.request(.max(1))
+            return true
+        }
     }
 
     @inlinable
@@ -176,7 +190,7 @@ where
     internal func childReceive(_ index: Int, completion: Subscribers.Completion<NewPublisher.Failure>) {
         switch completion {
         case .finished:
-            if machine.withLock({ $0.finishInnerQuietly(index) }) { return }
+            if settled(machine.withLock { $0.finishInnerQuietly(index) }) { return }
             perform(machine.withLock { $0.innerFinished(index) })
         case .failure(let error):
             perform(machine.withLock { $0.innerFailed(index, error) })
@@ -198,6 +212,7 @@ where
     @inlinable
     internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
+        if machine.withLock({ $0.requestQuietly(demand) }) { return }
         perform(machine.withLock { $0.request(demand) })
     }
 
