@@ -163,11 +163,19 @@ extension Publishers.FlatMapFirst {
             }
         }
 
+        /// Hands an inner value to the downstream. Made in the initialiser, so that each
+        /// `flatMapFirst` of a chain reaches the next one through it: called directly, nested
+        /// levels form one ever-deeper chain of specialisations, which the compiler cuts off
+        /// (the third of five levels then ran unspecialised).
+        @usableFromInline
+        internal let deliver: (Downstream, Output) -> Subscribers.Demand
+
         @usableFromInline
         internal let state: Locked<State>
 
         @inlinable
         internal init(downstream: Downstream, transform: @escaping (Upstream.Output) -> NewPublisher) {
+            deliver = { downstream, value in downstream.receive(value) }
             state = Locked(State(downstream: downstream, transform: transform))
             SubscriptionLedger.enter(self)
         }
@@ -259,7 +267,7 @@ extension Publishers.FlatMapFirst {
                 return downstream
             }
             guard let downstream else { return .none }
-            let more = downstream.receive(input)
+            let more = deliver(downstream, input)
             let failing = state.withLock { state -> (Failure, (any Subscription)?, (any Subscription)?)? in
                 state.delivering -= 1
                 if state.downstream != nil { state.demand += more }
