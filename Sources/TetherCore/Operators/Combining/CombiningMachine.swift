@@ -40,41 +40,6 @@ internal protocol CombiningMachine {
     mutating func dropValues()
 }
 
-/// One upstream of a zip or combine-latest.
-@usableFromInline
-internal struct CombiningUpstream {
-    @usableFromInline
-    internal enum Status {
-        case awaitingSubscription
-        case active
-        /// Finished, or let go of when the stream ended.
-        case done
-    }
-
-    /// Apart from ``subscription`` so that the per-value check reads a byte rather than copying
-    /// an existential.
-    @usableFromInline var status = Status.awaitingSubscription
-    /// Held while ``status`` is `active`.
-    @usableFromInline var subscription: (any Subscription)?
-    /// How many of its values the slots hold: zip's queue length; for combine-latest, 1 once it
-    /// has produced a value.
-    @usableFromInline var held = 0
-    /// It finished (a zip may still pair its queued values).
-    @usableFromInline var finished = false
-
-    @inlinable
-    init() {}
-
-    /// Ends this upstream (it finished, or the stream is over).
-    /// - Returns: Its subscription, if it was active, which the caller cancels unless it finished.
-    @inlinable
-    mutating func end() -> (any Subscription)? {
-        status = .done
-        defer { subscription = nil }
-        return subscription
-    }
-}
-
 @usableFromInline
 internal enum CombiningPhase {
     case running
@@ -121,9 +86,7 @@ extension CombiningMachine {
     ///   subscription must be cancelled (a second subscription, or the stream has ended).
     @inlinable
     internal mutating func attach(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
-        guard case .running = phase, case .awaitingSubscription = upstreams[index].status else { return nil }
-        upstreams[index].status = .active
-        upstreams[index].subscription = subscription
+        guard case .running = phase, upstreams[index].attach(subscription) else { return nil }
         return forwarded
     }
 
@@ -190,19 +153,7 @@ extension CombiningMachine {
     @inlinable
     func accepts(_ index: Int, value: Bool) -> Bool {
         guard case .running = phase else { return false }
-        switch upstreams[index].status {
-        case .awaitingSubscription:
-            if value {
-                preconditionFailure(
-                    "A publisher must send the subscription before any value: \(Self.name) received a value first")
-            }
-            preconditionFailure(
-                "A publisher must send the subscription before its completion: \(Self.name) received the completion first")
-        case .done:
-            return false
-        case .active:
-            return true
-        }
+        return upstreams[index].status.accepts(value: value, in: Self.name)
     }
 
     /// Counts `more` demand (more than none) and forwards it to every live upstream.

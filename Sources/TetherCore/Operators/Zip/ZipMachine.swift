@@ -43,10 +43,11 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
         put(&slots)
         upstreams[index].held += 1
         if upstreams[index].held == 1 { empty -= 1 }
-        guard !draining else { return Outcome() }
+        // It waits for its partners, for demand, or for the thread delivering to pair it.
+        guard ready, !draining else { return Outcome() }
+        draining = true
         var outcome = Outcome()
-        outcome.step = next(&outcome)
-        if case .deliver = outcome.step { draining = true }
+        outcome.step = take(&outcome)
         return outcome
     }
 
@@ -94,6 +95,13 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
             break
         }
         guard ready else { return .idle }
+        return take(&outcome)
+    }
+
+    /// The oldest value of every upstream, as a tuple: the stream is running and a tuple is
+    /// ready.
+    @inlinable
+    internal mutating func take(_ outcome: inout Outcome) -> Step {
         demand -= 1
         let tuple = slots.emit()
         var exhausted = false

@@ -74,6 +74,22 @@ final class CombineLatestMachineTests: TetherTestCase {
         XCTAssertEqual(machine.forwarded, .max(3))
     }
 
+    func testSettlingEndsTheDrainersTurnOnlyWhenNoCombinationIsReady() {
+        var machine = started(2, demand: .max(2))
+        _ = machine.receive(0, 1)
+        guard case .deliver = machine.receive(1, 1) else { return XCTFail("expected a combination") }
+        XCTAssertIdle(machine.receive(0, 2))
+        XCTAssertFalse(machine.settle(.none), "a combination is queued for the drainer")
+        guard case .deliver(let values) = machine.delivered(.none).step else { return XCTFail("expected it") }
+        XCTAssertEqual(values, [2, 1])
+        XCTAssertTrue(machine.settle(.none))
+        XCTAssertFalse(machine.draining)
+        XCTAssertIdle(machine.receive(1, 3))
+        XCTAssertTrue(machine.stale, "no demand: the latest combination waits")
+        XCTAssertEqual(machine.request(.max(1)).step.values, [2, 3])
+        XCTAssertFalse(machine.settle(.max(1)), "demand to forward")
+    }
+
     func testCancelWhileDrainingLeavesTheReleaseToTheDrainer() {
         var machine = started(2, demand: .unlimited)
         _ = machine.receive(0, 1)
@@ -84,6 +100,14 @@ final class CombineLatestMachineTests: TetherTestCase {
 
     private func XCTAssertIdle(_ step: Machine.Step, file: StaticString = #filePath, line: UInt = #line) {
         guard case .idle = step else { return XCTFail("expected .idle, got \(step)", file: file, line: line) }
+    }
+}
+
+extension CombiningStep {
+    /// The output this step delivers, if it delivers one.
+    fileprivate var values: Output? {
+        guard case .deliver(let output) = self else { return nil }
+        return output
     }
 }
 

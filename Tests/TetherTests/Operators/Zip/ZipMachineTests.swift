@@ -68,6 +68,38 @@ final class ZipMachineTests: TetherTestCase {
         guard case .complete(.failure) = machine.delivered(.none).step else { return XCTFail("expected the failure") }
     }
 
+    func testSettlingEndsTheDrainersTurnOnlyWhenNoTupleIsReady() {
+        var (machine, _) = started(2, demand: .unlimited)
+        _ = machine.receive(0, 1)
+        _ = machine.receive(0, 2)
+        guard case .deliver = machine.receive(1, 10).step else { return XCTFail("expected a tuple") }
+        XCTAssertIdle(machine.receive(1, 20).step)  // the drainer pairs it
+        XCTAssertFalse(machine.settle(.none), "a tuple is ready")
+        XCTAssertTrue(machine.draining)
+        guard case .deliver(let second) = machine.delivered(.none).step else { return XCTFail("expected a tuple") }
+        XCTAssertEqual(second, [2, 20])
+        XCTAssertTrue(machine.settle(.none))
+        XCTAssertFalse(machine.draining)
+        _ = machine.receive(0, 3)
+        guard case .deliver(let third) = machine.receive(1, 30).step else { return XCTFail("the next value delivers") }
+        XCTAssertEqual(third, [3, 30])
+    }
+
+    func testSettlingLeavesDemandAndTheCompletionToTheDrainer() {
+        var (machine, subscriptions) = started(2, demand: .max(1))
+        _ = machine.receive(0, 1)
+        guard case .deliver = machine.receive(1, 1).step else { return XCTFail("expected a tuple") }
+        XCTAssertFalse(machine.settle(.max(1)), "demand to forward")
+        let outcome = machine.delivered(.max(1))
+        XCTAssertEqual(outcome.request?.map { ObjectIdentifier($0 as AnyObject) }, subscriptions.map { ObjectIdentifier($0) })
+        XCTAssertIdle(outcome.step)
+        _ = machine.receive(0, 2)
+        guard case .deliver = machine.receive(1, 2).step else { return XCTFail("expected a tuple") }
+        XCTAssertIdle(machine.complete(0, .failure(TestError())).step)
+        XCTAssertFalse(machine.settle(.none), "the failure is due")
+        guard case .complete(.failure) = machine.delivered(.none).step else { return XCTFail("expected the failure") }
+    }
+
     func testCancelReleasesOnceAndRefusesLaterSubscriptions() {
         var machine = Machine(upstreams: 2)
         _ = machine.delivered(.none)
