@@ -22,6 +22,7 @@ internal struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
     @usableFromInline static var name: StaticString { "CombineLatest" }
 
     @usableFromInline var upstreams: [CombiningUpstream]
+    @usableFromInline var live: [any Subscription] = []
     @usableFromInline var slots: Slots
     /// Upstreams that have not produced a value yet.
     @usableFromInline var missing: Int
@@ -69,7 +70,7 @@ internal struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
     @inlinable
     internal mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
         guard accepts(index, value: false) else { return Outcome() }
-        _ = upstreams[index].end()
+        forget(index)
         var outcome = Outcome()
         if case .failure = completion {
             // A failure overtakes the pending output, and ends every other upstream.

@@ -15,6 +15,10 @@ internal protocol CombiningMachine {
     init(upstreams: Int)
 
     var upstreams: [CombiningUpstream] { get set }
+    /// The subscriptions of the upstreams still live, in order: where demand is forwarded.
+    /// Rebuilt when one arrives or ends, so that forwarding demand (per value, for a subscriber
+    /// that asks as it goes) shares this array instead of building one.
+    var live: [any Subscription] { get set }
     var phase: CombiningPhase { get set }
     /// What the downstream has asked for and not yet received.
     var demand: Subscribers.Demand { get set }
@@ -87,6 +91,7 @@ extension CombiningMachine {
     @inlinable
     internal mutating func attach(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
         guard case .running = phase, upstreams[index].attach(subscription) else { return nil }
+        live = upstreams.compactMap(\.subscription)
         return forwarded
     }
 
@@ -162,21 +167,22 @@ extension CombiningMachine {
         demand += more
         forwarded += more
         guard case .running = phase else { return }
-        var live: [any Subscription] = []
-        for upstream in upstreams {
-            if let subscription = upstream.subscription { live.append(subscription) }
-        }
         if !live.isEmpty { outcome.request = live }
         outcome.demand = more
+    }
+
+    /// Upstream `index` completed: the machine forgets its subscription.
+    @inlinable
+    mutating func forget(_ index: Int) {
+        _ = upstreams[index].end()
+        live = upstreams.compactMap(\.subscription)
     }
 
     /// Every subscription still held, which the machine forgets.
     @inlinable
     mutating func releaseChildren() -> [any Subscription] {
-        var released: [any Subscription] = []
-        for index in upstreams.indices {
-            if let subscription = upstreams[index].end() { released.append(subscription) }
-        }
-        return released
+        for index in upstreams.indices { _ = upstreams[index].end() }
+        defer { live = [] }
+        return live
     }
 }

@@ -21,6 +21,7 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
     @usableFromInline static var name: StaticString { "Zip" }
 
     @usableFromInline var upstreams: [CombiningUpstream]
+    @usableFromInline var live: [any Subscription] = []
     @usableFromInline var slots: Slots
     /// Upstreams with no value waiting: a tuple can be made when there are none.
     @usableFromInline var empty: Int
@@ -55,7 +56,7 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
     @inlinable
     internal mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
         guard accepts(index, value: false) else { return Outcome() }
-        _ = upstreams[index].end()
+        forget(index)
         upstreams[index].finished = true
         if case .finished = completion, upstreams[index].held > 0 {
             // Its queued values may still complete tuples.
