@@ -72,7 +72,7 @@ where Machine.Slots.Output == Downstream.Input {
         let outcome = machine.withLock { $0.receive(index) { put(&$0, input) } }
         // Most values only wait for their partners: nothing to perform.
         if case .idle = outcome.step, outcome.request == nil, outcome.cancel == nil { return .none }
-        perform(outcome)
+        perform(consume outcome)
         return .none
     }
 
