@@ -48,7 +48,8 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            CombineLatestStorage<S>.attach(subscriber, to: publishers)
+            CombineLatestStorage<CombiningSlotArray<LatestSlot<Upstream.Output>>, S>.attach(
+                subscriber, to: publishers)
         }
     }
 }

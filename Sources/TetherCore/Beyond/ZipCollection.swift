@@ -46,7 +46,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            ZipStorage<S>.attach(subscriber, to: publishers)
+            ZipStorage<CombiningSlotArray<ZipSlot<Upstream.Output>>, S>.attach(subscriber, to: publishers)
         }
     }
 }

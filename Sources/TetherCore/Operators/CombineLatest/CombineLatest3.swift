@@ -85,13 +85,12 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = CombineLatestStorage(downstream: subscriber, upstreams: 3) { values in
-                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
-            }
+            typealias Slots = CombiningSlots3<LatestSlot<A.Output>, LatestSlot<B.Output>, LatestSlot<C.Output>>
+            let storage = CombineLatestStorage<Slots, S>(downstream: subscriber, upstreams: 3)
             storage.start()
-            storage.subscribe(a, at: 0)
-            storage.subscribe(b, at: 1)
-            storage.subscribe(c, at: 2)
+            storage.subscribe(a, at: 0) { $0.a.put($1) }
+            storage.subscribe(b, at: 1) { $0.b.put($1) }
+            storage.subscribe(c, at: 2) { $0.c.put($1) }
         }
     }
 }

@@ -1,41 +1,47 @@
 /// What ``CombiningStorage`` needs of a zip's or combine-latest's state machine: one machine per
-/// family serves every arity, over upstreams indexed by position. Every method runs under the
-/// storage's lock and calls nothing; the outcome is performed after the lock is released.
+/// family serves every arity, over upstreams indexed by position, its values held typed in
+/// ``Slots``. Every method runs under the storage's lock and calls nothing (a `put` it is handed
+/// only stores a value in the slots); the outcome is performed after the lock is released.
+///
+/// The families differ in what a value, a completion and the next output are; attaching,
+/// demand, the drainer's hand-offs and cancelling are shared, in the extension below.
 @usableFromInline
 internal protocol CombiningMachine {
+    associatedtype Slots: CombiningSlots
+
     /// The family's name, as subscriptions describe themselves ("Zip", "CombineLatest").
     static var name: StaticString { get }
 
     init(upstreams: Int)
 
+    var upstreams: [CombiningUpstream] { get set }
+    /// The subscriptions of the upstreams still live, in order: where demand is forwarded.
+    /// Rebuilt when one arrives or ends, so that forwarding demand (per value, for a subscriber
+    /// that asks as it goes) shares this array instead of building one.
+    var live: [any Subscription] { get set }
+    var phase: CombiningPhase { get set }
     /// What the downstream has asked for and not yet received.
-    var demand: Subscribers.Demand { get }
+    var demand: Subscribers.Demand { get set }
+    /// Everything the downstream has asked for; an upstream that subscribes late is asked for it.
+    var forwarded: Subscribers.Demand { get set }
+    /// A thread is calling the downstream. Initially: the subscription is being handed over.
+    var draining: Bool { get set }
 
-    /// Upstream `index` handed over its subscription: the demand to ask it for, or `nil` to
-    /// cancel it (a second subscription, or the stream has ended).
-    mutating func attach(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand?
+    /// Upstream `index` sent a value; `put` stores it in the slots, and is called at most once
+    /// (not at all when the value is dropped).
+    mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> CombiningOutcome<Slots.Output>
 
-    mutating func outcome(receiving value: Any, at index: Int) -> CombiningOutcome
+    mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>)
+        -> CombiningOutcome<Slots.Output>
 
-    mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> CombiningOutcome
+    /// An output can go downstream now (a tuple or combination is ready and demand allows).
+    var ready: Bool { get }
 
-    mutating func request(_ more: Subscribers.Demand) -> CombiningOutcome
+    /// The next output, if demand allows, or the completion once it is due; `.idle` otherwise.
+    mutating func next(_ outcome: inout CombiningOutcome<Slots.Output>) -> CombiningStep<Slots.Output>
 
-    /// The drainer's call into the downstream returned `more`: what to do next.
-    mutating func delivered(_ more: Subscribers.Demand) -> CombiningOutcome
-
-    /// The upstreams to cancel, and whether the caller must let go of the downstream (nobody is
-    /// draining).
-    mutating func cancel() -> (cancel: [any Subscription], release: Bool)
-}
-
-/// One upstream of a zip or combine-latest.
-@usableFromInline
-internal enum CombiningChild {
-    case awaitingSubscription
-    case active(any Subscription)
-    /// Finished, or let go of when the stream ended.
-    case done
+    /// Lets go of every value held: the stream is over.
+    mutating func dropValues()
 }
 
 @usableFromInline
@@ -49,29 +55,134 @@ internal enum CombiningPhase {
 
 /// What a zip's or combine-latest's drainer does next.
 @usableFromInline
-internal enum CombiningStep {
+internal enum CombiningStep<Output> {
     /// Stop draining (or, for a caller that is not draining, nothing to deliver).
     case idle
     /// Stop draining and let go of the downstream: the stream was cancelled meanwhile.
     case release
-    /// Deliver these values, one per upstream in order.
-    case deliver([Any])
+    /// Deliver this output.
+    case deliver(Output)
     /// Complete the downstream and let go of it.
     case complete(Subscribers.Completion<any Error>)
 }
 
 /// Calls to make outside the lock, then the next step.
 @usableFromInline
-internal struct CombiningOutcome {
-    /// Upstreams to ask for ``demand``.
-    @usableFromInline var request: [any Subscription] = []
+internal struct CombiningOutcome<Output> {
+    /// Upstreams to ask for ``demand``. This and ``cancel`` are `nil` rather than empty when
+    /// there are none, as in most outcomes: an empty array still costs a retain and a release
+    /// wherever an outcome is copied.
+    @usableFromInline var request: [any Subscription]?
     @usableFromInline var demand = Subscribers.Demand.none
     /// Upstreams to cancel.
-    @usableFromInline var cancel: [any Subscription] = []
-    @usableFromInline var step = CombiningStep.idle
+    @usableFromInline var cancel: [any Subscription]?
+    @usableFromInline var step = CombiningStep<Output>.idle
 
     @inlinable
-    init(step: CombiningStep = .idle) {
+    init(step: CombiningStep<Output> = .idle) {
         self.step = step
+    }
+}
+
+extension CombiningMachine {
+    /// Upstream `index` handed over its subscription.
+    /// - Returns: The demand to request from it (`.none`: nothing yet), or `nil` when the
+    ///   subscription must be cancelled (a second subscription, or the stream has ended).
+    @inlinable
+    internal mutating func attach(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
+        guard case .running = phase, upstreams[index].attach(subscription) else { return nil }
+        live = upstreams.compactMap(\.subscription)
+        return forwarded
+    }
+
+    /// The downstream asked for more (never `.none`: the storage traps on that first).
+    @inlinable
+    internal mutating func request(_ more: Subscribers.Demand) -> CombiningOutcome<Slots.Output> {
+        if case .over = phase { return CombiningOutcome() }
+        var outcome = CombiningOutcome<Slots.Output>()
+        if more > 0 { add(more, to: &outcome) }
+        guard !draining else { return outcome }
+        outcome.step = next(&outcome)
+        switch outcome.step {
+        case .deliver, .complete:
+            draining = true
+        case .idle, .release:
+            break
+        }
+        return outcome
+    }
+
+    /// The drainer's call into the downstream returned `more`: what it does next.
+    @inlinable
+    internal mutating func delivered(_ more: Subscribers.Demand) -> CombiningOutcome<Slots.Output> {
+        precondition(draining, "\(Self.name): only the drainer may report a delivery")
+        if case .over = phase {
+            draining = false
+            return CombiningOutcome(step: .release)
+        }
+        var outcome = CombiningOutcome<Slots.Output>()
+        if more > 0 { add(more, to: &outcome) }
+        outcome.step = next(&outcome)
+        switch outcome.step {
+        case .deliver, .complete:
+            break
+        case .idle, .release:
+            draining = false
+        }
+        return outcome
+    }
+
+    /// The drainer's call into the downstream returned `more`: whether that ends its turn, with
+    /// nothing to ask for, nothing ready and no completion due, as on the usual path. When it
+    /// does not, nothing has changed, and ``delivered(_:)`` says what comes next.
+    @inlinable
+    internal mutating func settle(_ more: Subscribers.Demand) -> Bool {
+        guard more == .none, case .running = phase, !ready else { return false }
+        draining = false
+        return true
+    }
+
+    /// The downstream cancelled.
+    /// - Returns: The upstreams to cancel, and whether the caller must let go of the downstream
+    ///   (when nobody is draining; otherwise the drainer does it).
+    @inlinable
+    internal mutating func cancel() -> (cancel: [any Subscription], release: Bool) {
+        if case .over = phase { return ([], false) }
+        phase = .over
+        dropValues()
+        return (releaseChildren(), !draining)
+    }
+
+    /// Upstream `index` may send a value (or, with `value` false, its completion): `false` when
+    /// it is to be ignored.
+    @inlinable
+    func accepts(_ index: Int, value: Bool) -> Bool {
+        guard case .running = phase else { return false }
+        return upstreams[index].status.accepts(value: value, in: Self.name)
+    }
+
+    /// Counts `more` demand (more than none) and forwards it to every live upstream.
+    @inlinable
+    mutating func add(_ more: Subscribers.Demand, to outcome: inout CombiningOutcome<Slots.Output>) {
+        demand += more
+        forwarded += more
+        guard case .running = phase else { return }
+        if !live.isEmpty { outcome.request = live }
+        outcome.demand = more
+    }
+
+    /// Upstream `index` completed: the machine forgets its subscription.
+    @inlinable
+    mutating func forget(_ index: Int) {
+        _ = upstreams[index].end()
+        live = upstreams.compactMap(\.subscription)
+    }
+
+    /// Every subscription still held, which the machine forgets.
+    @inlinable
+    mutating func releaseChildren() -> [any Subscription] {
+        for index in upstreams.indices { _ = upstreams[index].end() }
+        defer { live = [] }
+        return live
     }
 }

@@ -1,28 +1,35 @@
 /// The subscription of every zip and combine-latest publisher: locks the family's state machine
-/// and performs its outcomes, assembling each set of values into the output tuple.
+/// and performs its outcomes. Values stay typed all the way: each upstream's side stores its
+/// values in the machine's slots through a `put` made where the publisher's types are known, and
+/// the machine reads the slots as the output.
 ///
 /// The downstream is a plain stored property because only the drainer the machine names calls
 /// it, and only the drainer (or the canceller, when nobody drains) lets go of it. No lock is held
 /// while calling out.
 @usableFromInline
-internal final class CombiningStorage<Machine: CombiningMachine, Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
+internal final class CombiningStorage<Machine: CombiningMachine, Downstream: Subscriber>: Subscription,
+    SpecializedControl, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+where Machine.Slots.Output == Downstream.Input {
+    @usableFromInline typealias Slots = Machine.Slots
+
+    /// `request` and `cancel`, specialised (see ``ControlSignal``).
+    @usableFromInline
+    internal let control: (AnyObject, ControlSignal) -> Void
+
     @usableFromInline
     internal let machine: Locked<Machine>
 
-    /// Touched only by the drainer, or by `cancel` when the machine says nobody drains.
+    /// Touched only by the drainer, or by `cancel` when the machine says nobody drains: the
+    /// machine rules out overlapping access, so the dynamic exclusivity check is skipped.
     @usableFromInline
+    @exclusivity(unchecked)
     internal var downstream: Downstream?
 
-    /// Turns one value per upstream, in order, into the output tuple.
-    @usableFromInline
-    internal let assemble: ([Any]) -> Downstream.Input
-
     @inlinable
-    internal init(downstream: Downstream, upstreams: Int, assemble: @escaping ([Any]) -> Downstream.Input) {
+    internal init(downstream: Downstream, upstreams: Int) {
+        control = CombiningStorage.controlEntry
         self.downstream = downstream
-        self.assemble = assemble
         machine = Locked(Machine(upstreams: upstreams))
         SubscriptionLedger.enter(self)
     }
@@ -39,11 +46,12 @@ internal final class CombiningStorage<Machine: CombiningMachine, Downstream: Sub
         perform(machine.withLock { $0.delivered(.none) })
     }
 
-    /// Subscribes to upstream number `index`.
+    /// Subscribes to upstream number `index`, whose values `put` stores in its slot.
     @inlinable
-    internal func subscribe<Upstream: Publisher>(_ upstream: Upstream, at index: Int)
-    where Upstream.Failure == Downstream.Failure {
-        upstream.receive(subscriber: CombiningSide<Upstream.Output, Machine, Downstream>(storage: self, index: index))
+    internal func subscribe<Upstream: Publisher>(
+        _ upstream: Upstream, at index: Int, into put: @escaping (inout Slots, Upstream.Output) -> Void
+    ) where Upstream.Failure == Downstream.Failure {
+        upstream.receive(subscriber: CombiningSide(storage: self, index: index, put: put))
     }
 
     @inlinable
@@ -58,8 +66,13 @@ internal final class CombiningStorage<Machine: CombiningMachine, Downstream: Sub
     }
 
     @inlinable
-    internal func receive(_ index: Int, _ value: Any) -> Subscribers.Demand {
-        perform(machine.withLock { $0.outcome(receiving: value, at: index) })
+    internal func receive<Input>(_ index: Int, _ input: Input, _ put: (inout Slots, Input) -> Void)
+        -> Subscribers.Demand
+    {
+        let outcome = machine.withLock { $0.receive(index) { put(&$0, input) } }
+        // Most values only wait for their partners: nothing to perform.
+        if case .idle = outcome.step, outcome.request == nil, outcome.cancel == nil { return .none }
+        perform(consume outcome)
         return .none
     }
 
@@ -70,12 +83,22 @@ internal final class CombiningStorage<Machine: CombiningMachine, Downstream: Sub
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        control(self, .request(demand))
+    }
+
+    @inlinable
+    internal func cancel() {
+        control(self, .cancel)
+    }
+
+    @inlinable
+    internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(Machine.name) was asked for .none")
         perform(machine.withLock { $0.request(demand) })
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelNow() {
         let (upstreams, release) = machine.withLock { $0.cancel() }
         if release { downstream = nil }
         for subscription in upstreams { subscription.cancel() }
@@ -83,26 +106,39 @@ internal final class CombiningStorage<Machine: CombiningMachine, Downstream: Sub
 
     /// Makes the outcome's calls, then runs the steps as the drainer until the machine goes idle.
     @inlinable
-    internal func perform(_ outcome: CombiningOutcome) {
-        var outcome = outcome
+    internal func perform(_ outcome: consuming CombiningOutcome<Downstream.Input>) {
         while true {
-            for subscription in outcome.cancel { subscription.cancel() }
-            for subscription in outcome.request { subscription.request(outcome.demand) }
+            if outcome.request != nil || outcome.cancel != nil {
+                call(outcome)
+            }
             switch outcome.step {
             case .idle:
                 return
             case .release:
                 downstream = nil
                 return
-            case .deliver(let values):
-                let more = downstream?.receive(assemble(values)) ?? .none
-                outcome = machine.withLock { $0.delivered(more) }
+            case .deliver(let output):
+                let more = downstream?.receive(output) ?? .none
+                guard let next = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) else { return }
+                outcome = next
             case .complete(let completion):
                 let released = downstream
                 downstream = nil
                 released?.receive(completion: completion.restoringFailure(Downstream.Failure.self))
                 return
             }
+        }
+    }
+
+    /// Cancels and asks the upstreams an outcome names, apart from the usual path, which has none.
+    @inlinable
+    @inline(never)
+    internal func call(_ outcome: borrowing CombiningOutcome<Downstream.Input>) {
+        if let cancel = outcome.cancel {
+            for subscription in cancel { subscription.cancel() }
+        }
+        if let request = outcome.request {
+            for subscription in request { subscription.request(outcome.demand) }
         }
     }
 
@@ -122,19 +158,22 @@ internal final class CombiningStorage<Machine: CombiningMachine, Downstream: Sub
 /// What a zip or combine-latest hands each upstream: a value-type relay that tags signals with
 /// the upstream's position.
 @usableFromInline
-internal struct CombiningSide<Input, Machine: CombiningMachine, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible
-{
+internal struct CombiningSide<Input, Machine: CombiningMachine, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Machine.Slots.Output == Downstream.Input {
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let storage: CombiningStorage<Machine, Downstream>
     @usableFromInline let index: Int
+    /// Stores a value in this upstream's slot.
+    @usableFromInline let put: (inout Machine.Slots, Input) -> Void
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(storage: CombiningStorage<Machine, Downstream>, index: Int) {
+    init(storage: CombiningStorage<Machine, Downstream>, index: Int, put: @escaping (inout Machine.Slots, Input) -> Void) {
         self.storage = storage
         self.index = index
+        self.put = put
     }
 
     @inlinable
@@ -144,7 +183,7 @@ internal struct CombiningSide<Input, Machine: CombiningMachine, Downstream: Subs
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        storage.receive(index, input)
+        storage.receive(index, input, put)
     }
 
     @inlinable

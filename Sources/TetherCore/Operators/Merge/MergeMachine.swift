@@ -15,15 +15,6 @@
 /// downstream asks for `.unlimited`, every upstream is asked for `.unlimited`.
 @usableFromInline
 internal struct MergeMachine {
-    /// One upstream.
-    @usableFromInline
-    internal enum Child {
-        case awaitingSubscription
-        case active(any Subscription)
-        /// Completed, or let go of when the merge ended.
-        case done
-    }
-
     @usableFromInline
     internal enum Phase {
         case running
@@ -71,7 +62,7 @@ internal struct MergeMachine {
         }
     }
 
-    @usableFromInline var children: [Child]
+    @usableFromInline var children: [CombiningUpstream]
     @usableFromInline var phase = Phase.running
     @usableFromInline var demand = Subscribers.Demand.none
     /// Values in arrival order, waiting for demand or for the drainer.
@@ -84,7 +75,7 @@ internal struct MergeMachine {
 
     @inlinable
     internal init(upstreams: Int) {
-        children = Array(repeating: .awaitingSubscription, count: upstreams)
+        children = Array(repeating: CombiningUpstream(), count: upstreams)
     }
 
     @inlinable
@@ -95,24 +86,14 @@ internal struct MergeMachine {
     ///   cancelled (a second subscription, or one that arrives after the merge ended).
     @inlinable
     internal mutating func attach(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
-        guard case .running = phase, case .awaitingSubscription = children[index] else { return nil }
-        children[index] = .active(subscription)
+        guard case .running = phase, children[index].attach(subscription) else { return nil }
         return unlimited ? .unlimited : .max(1)
     }
 
     /// Upstream `index` sent a value; `value` is evaluated only when the value must be queued.
     @inlinable
     internal mutating func receive(_ index: Int, _ value: @autoclosure () -> Any) -> Arrival {
-        guard case .running = phase else { return .dropped }
-        switch children[index] {
-        case .awaitingSubscription:
-            preconditionFailure(
-                "A publisher must send the subscription before any value: Merge received a value first")
-        case .done:
-            return .dropped
-        case .active:
-            break
-        }
+        guard case .running = phase, children[index].status.accepts(value: true, in: "Merge") else { return .dropped }
         if demand > 0, !draining, !hasQueued {
             demand -= 1
             draining = true
@@ -129,16 +110,8 @@ internal struct MergeMachine {
     internal mutating func complete(
         _ index: Int, _ completion: Subscribers.Completion<any Error>
     ) -> (cancel: [any Subscription], step: Step) {
-        guard case .running = phase else { return ([], .idle) }
-        switch children[index] {
-        case .awaitingSubscription:
-            preconditionFailure(
-                "A publisher must send the subscription before its completion: Merge received the completion first")
-        case .done:
-            return ([], .idle)
-        case .active:
-            children[index] = .done
-        }
+        guard case .running = phase, children[index].status.accepts(value: false, in: "Merge") else { return ([], .idle) }
+        _ = children[index].end()
         if case .failure = completion {
             // A failure overtakes whatever is queued, and ends every other upstream.
             let others = releaseChildren()
@@ -152,7 +125,7 @@ internal struct MergeMachine {
             return (others, .complete(completion))
         }
         for child in children {
-            if case .done = child { continue }
+            if case .done = child.status { continue }
             return ([], .idle)
         }
         if draining || hasQueued {
@@ -175,7 +148,7 @@ internal struct MergeMachine {
         if demand.isUnlimited, !unlimited {
             unlimited = true
             for child in children {
-                if case .active(let subscription) = child { unlimit.append(subscription) }
+                if let subscription = child.subscription { unlimit.append(subscription) }
             }
         }
         guard !draining, demand > 0, hasQueued else { return (unlimit, .idle) }
@@ -202,6 +175,19 @@ internal struct MergeMachine {
         }
         draining = false
         return .idle
+    }
+
+    /// The drainer's call into the downstream returned `more`: whether that ends its turn, with
+    /// nothing queued that the demand allows and no completion due, as on the usual path. When it
+    /// does not, nothing has changed, and ``delivered(_:)`` says what comes next.
+    @inlinable
+    internal mutating func settle(_ more: Subscribers.Demand) -> Bool {
+        guard case .running = phase else { return false }
+        let total = demand + more
+        guard total == .none || !hasQueued else { return false }
+        demand = total
+        draining = false
+        return true
     }
 
     /// The downstream cancelled.
@@ -233,8 +219,8 @@ internal struct MergeMachine {
         }
         demand -= 1
         var refill: (any Subscription)?
-        if !unlimited, case .active(let subscription) = children[next.index] {
-            refill = subscription
+        if !unlimited {
+            refill = children[next.index].subscription
         }
         return .deliver(next.value, refill: refill)
     }
@@ -250,8 +236,7 @@ internal struct MergeMachine {
     mutating func releaseChildren() -> [any Subscription] {
         var released: [any Subscription] = []
         for index in children.indices {
-            if case .active(let subscription) = children[index] { released.append(subscription) }
-            children[index] = .done
+            if let subscription = children[index].end() { released.append(subscription) }
         }
         return released
     }

@@ -10,8 +10,10 @@ internal final class MergeStorage<Downstream: Subscriber>: Subscription, CustomS
     @usableFromInline
     internal let machine: Locked<MergeMachine>
 
-    /// Touched only by the drainer, or by `cancel` when the machine says nobody drains.
+    /// Touched only by the drainer, or by `cancel` when the machine says nobody drains: the
+    /// machine rules out overlapping access, so the dynamic exclusivity check is skipped.
     @usableFromInline
+    @exclusivity(unchecked)
     internal var downstream: Downstream?
 
     @inlinable
@@ -54,7 +56,10 @@ internal final class MergeStorage<Downstream: Subscriber>: Subscription, CustomS
         let arrival = machine.withLock { $0.receive(index, input) }
         guard case .deliverNow(let refill) = arrival, let downstream else { return .none }
         let more = downstream.receive(input)
-        drain(machine.withLock { $0.delivered(more) })
+        // The usual case, nothing queued meanwhile, settles without building a `Step`.
+        if let step = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) {
+            drain(step)
+        }
         return refill ? .max(1) : .none
     }
 

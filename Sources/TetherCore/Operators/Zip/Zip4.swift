@@ -90,14 +90,15 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = ZipStorage(downstream: subscriber, upstreams: 4) { values in
-                (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output)
-            }
+            typealias Slots = CombiningSlots4<
+                ZipSlot<A.Output>, ZipSlot<B.Output>, ZipSlot<C.Output>, ZipSlot<D.Output>
+            >
+            let storage = ZipStorage<Slots, S>(downstream: subscriber, upstreams: 4)
             storage.start()
-            storage.subscribe(a, at: 0)
-            storage.subscribe(b, at: 1)
-            storage.subscribe(c, at: 2)
-            storage.subscribe(d, at: 3)
+            storage.subscribe(a, at: 0) { $0.a.put($1) }
+            storage.subscribe(b, at: 1) { $0.b.put($1) }
+            storage.subscribe(c, at: 2) { $0.c.put($1) }
+            storage.subscribe(d, at: 3) { $0.d.put($1) }
         }
     }
 }

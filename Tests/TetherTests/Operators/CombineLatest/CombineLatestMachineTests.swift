@@ -2,10 +2,12 @@
 import TetherTesting
 import XCTest
 
-/// The combine-latest state machine on its own, without threads.
+/// The combine-latest state machine on its own, without threads, over `Int` upstreams.
 final class CombineLatestMachineTests: TetherTestCase {
-    private func started(_ upstreams: Int, demand: Subscribers.Demand) -> CombineLatestMachine {
-        var machine = CombineLatestMachine(upstreams: upstreams)
+    private typealias Machine = CombineLatestMachine<CombiningSlotArray<LatestSlot<Int>>>
+
+    private func started(_ upstreams: Int, demand: Subscribers.Demand) -> Machine {
+        var machine = Machine(upstreams: upstreams)
         if demand > 0 { _ = machine.request(demand) }
         XCTAssertIdle(machine.delivered(.none).step)
         for index in 0..<upstreams {
@@ -20,7 +22,7 @@ final class CombineLatestMachineTests: TetherTestCase {
         XCTAssertIdle(machine.receive(1, 2))
         XCTAssertIdle(machine.receive(0, 3))
         guard case .deliver(let values) = machine.receive(2, 4) else { return XCTFail("expected a combination") }
-        XCTAssertEqual(values.map { $0 as? Int }, [3, 2, 4])
+        XCTAssertEqual(values, [3, 2, 4])
     }
 
     func testValuesWhileDrainingAreQueuedAsCombinations() {
@@ -32,8 +34,8 @@ final class CombineLatestMachineTests: TetherTestCase {
         guard case .deliver(let first) = machine.delivered(.none).step,
             case .deliver(let second) = machine.delivered(.none).step
         else { return XCTFail("expected the queued combinations") }
-        XCTAssertEqual(first.map { $0 as? Int }, [2, 1])
-        XCTAssertEqual(second.map { $0 as? Int }, [2, 3])
+        XCTAssertEqual(first, [2, 1])
+        XCTAssertEqual(second, [2, 3])
         XCTAssertIdle(machine.delivered(.none).step)
     }
 
@@ -47,16 +49,16 @@ final class CombineLatestMachineTests: TetherTestCase {
         XCTAssertIdle(machine.complete(0, .finished).step)
         XCTAssertIdle(machine.complete(1, .finished).step)
         let outcome = machine.request(.max(1))
-        XCTAssertTrue(outcome.request.isEmpty, "finished upstreams are not asked")
+        XCTAssertNil(outcome.request, "finished upstreams are not asked")
         guard case .deliver(let values) = outcome.step else { return XCTFail("expected the held combination") }
-        XCTAssertEqual(values.map { $0 as? Int }, [5, 1])
+        XCTAssertEqual(values, [5, 1])
         guard case .complete(.finished) = machine.delivered(.none).step else { return XCTFail("expected the end") }
     }
 
     func testFailureCancelsTheOthersAndCompletesAtOnce() {
         var machine = started(3, demand: .unlimited)
         let outcome = machine.complete(1, .failure(TestError()))
-        XCTAssertEqual(outcome.cancel.count, 2)
+        XCTAssertEqual(outcome.cancel?.count, 2)
         guard case .complete(.failure) = outcome.step else { return XCTFail("expected the failure") }
         XCTAssertIdle(machine.receive(0, 1))
         XCTAssertTrue(machine.cancel().cancel.isEmpty)
@@ -67,9 +69,25 @@ final class CombineLatestMachineTests: TetherTestCase {
         _ = machine.receive(0, 1)
         _ = machine.receive(1, 1)
         let outcome = machine.delivered(.max(2))
-        XCTAssertEqual(outcome.request.count, 2)
+        XCTAssertEqual(outcome.request?.count, 2)
         XCTAssertEqual(outcome.demand, .max(2))
         XCTAssertEqual(machine.forwarded, .max(3))
+    }
+
+    func testSettlingEndsTheDrainersTurnOnlyWhenNoCombinationIsReady() {
+        var machine = started(2, demand: .max(2))
+        _ = machine.receive(0, 1)
+        guard case .deliver = machine.receive(1, 1) else { return XCTFail("expected a combination") }
+        XCTAssertIdle(machine.receive(0, 2))
+        XCTAssertFalse(machine.settle(.none), "a combination is queued for the drainer")
+        guard case .deliver(let values) = machine.delivered(.none).step else { return XCTFail("expected it") }
+        XCTAssertEqual(values, [2, 1])
+        XCTAssertTrue(machine.settle(.none))
+        XCTAssertFalse(machine.draining)
+        XCTAssertIdle(machine.receive(1, 3))
+        XCTAssertTrue(machine.stale, "no demand: the latest combination waits")
+        XCTAssertEqual(machine.request(.max(1)).step.values, [2, 3])
+        XCTAssertFalse(machine.settle(.max(1)), "demand to forward")
     }
 
     func testCancelWhileDrainingLeavesTheReleaseToTheDrainer() {
@@ -80,7 +98,22 @@ final class CombineLatestMachineTests: TetherTestCase {
         guard case .release = machine.delivered(.none).step else { return XCTFail("the drainer lets go") }
     }
 
-    private func XCTAssertIdle(_ step: CombineLatestMachine.Step, file: StaticString = #filePath, line: UInt = #line) {
+    private func XCTAssertIdle(_ step: Machine.Step, file: StaticString = #filePath, line: UInt = #line) {
         guard case .idle = step else { return XCTFail("expected .idle, got \(step)", file: file, line: line) }
+    }
+}
+
+extension CombiningStep {
+    /// The output this step delivers, if it delivers one.
+    fileprivate var values: Output? {
+        guard case .deliver(let output) = self else { return nil }
+        return output
+    }
+}
+
+extension CombineLatestMachine where Slots == CombiningSlotArray<LatestSlot<Int>> {
+    /// Upstream `index` sent `value`, stored as its side stores it: what the caller does next.
+    fileprivate mutating func receive(_ index: Int, _ value: Int) -> Step {
+        receive(index) { $0.slots[index].put(value) }.step
     }
 }

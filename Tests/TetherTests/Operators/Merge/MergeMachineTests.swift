@@ -50,6 +50,37 @@ final class MergeMachineTests: TetherTestCase {
         XCTAssertEqual(machine.receive(2, 1), .deliverNow(refill: false))
     }
 
+    func testSettlingEndsTheDrainersTurnOnlyWhenNothingQueuedCanGo() {
+        var (machine, _) = started(2)
+        _ = machine.request(.max(1))
+        XCTAssertEqual(machine.receive(0, 1), .deliverNow(refill: true))
+        XCTAssertEqual(machine.receive(1, 2), .queued)
+        XCTAssertTrue(machine.settle(.none), "no demand for the queued value")
+        XCTAssertFalse(machine.draining)
+        XCTAssertEqual(machine.demand, .none)
+        let (_, step) = machine.request(.max(1))
+        guard case .deliver(let value, _) = step else { return XCTFail("expected the queued value") }
+        XCTAssertEqual(value as? Int, 2)
+        XCTAssertEqual(machine.receive(0, 3), .queued)
+        XCTAssertFalse(machine.settle(.max(1)), "the returned demand lets the queued value go")
+        XCTAssertTrue(machine.draining)
+        XCTAssertEqual(machine.demand, .none, "a refused settle changes nothing")
+        guard case .deliver(let next, _) = machine.delivered(.max(1)) else { return XCTFail("expected a delivery") }
+        XCTAssertEqual(next as? Int, 3)
+        XCTAssertTrue(machine.settle(.max(2)))
+        XCTAssertEqual(machine.demand, .max(2))
+        XCTAssertEqual(machine.receive(1, 4), .deliverNow(refill: true))
+    }
+
+    func testSettlingLeavesACompletionToTheDrainer() {
+        var (machine, _) = started(1)
+        _ = machine.request(.max(1))
+        XCTAssertEqual(machine.receive(0, 1), .deliverNow(refill: true))
+        XCTAssertIdle(machine.complete(0, .finished).step)
+        XCTAssertFalse(machine.settle(.none))
+        guard case .complete(.finished) = machine.delivered(.none) else { return XCTFail("expected the end") }
+    }
+
     func testAttachAfterTheEndOrTwiceIsRefused() {
         var machine = MergeMachine(upstreams: 2)
         XCTAssertEqual(machine.attach(0, RecordingSubscription()), .max(1))

@@ -2,10 +2,12 @@
 import TetherTesting
 import XCTest
 
-/// The zip state machine on its own, without threads.
+/// The zip state machine on its own, without threads, over `Int` upstreams.
 final class ZipMachineTests: TetherTestCase {
-    private func started(_ upstreams: Int, demand: Subscribers.Demand) -> (ZipMachine, [RecordingSubscription]) {
-        var machine = ZipMachine(upstreams: upstreams)
+    private typealias Machine = ZipMachine<CombiningSlotArray<ZipSlot<Int>>>
+
+    private func started(_ upstreams: Int, demand: Subscribers.Demand) -> (Machine, [RecordingSubscription]) {
+        var machine = Machine(upstreams: upstreams)
         if demand > 0 { _ = machine.request(demand) }
         XCTAssertIdle(machine.delivered(.none).step)
         let subscriptions = (0..<upstreams).map { _ in RecordingSubscription() }
@@ -20,10 +22,10 @@ final class ZipMachineTests: TetherTestCase {
         XCTAssertIdle(machine.receive(0, 1).step)
         XCTAssertIdle(machine.receive(0, 2).step)
         guard case .deliver(let first) = machine.receive(1, 10).step else { return XCTFail("expected a tuple") }
-        XCTAssertEqual(first.map { $0 as? Int }, [1, 10])
+        XCTAssertEqual(first, [1, 10])
         XCTAssertIdle(machine.delivered(.none).step)
         guard case .deliver(let second) = machine.receive(1, 20).step else { return XCTFail("expected a tuple") }
-        XCTAssertEqual(second.map { $0 as? Int }, [2, 20])
+        XCTAssertEqual(second, [2, 20])
     }
 
     func testWaitsForDemand() {
@@ -31,7 +33,7 @@ final class ZipMachineTests: TetherTestCase {
         _ = machine.receive(0, 1)
         XCTAssertIdle(machine.receive(1, 2).step)
         let outcome = machine.request(.max(1))
-        XCTAssertEqual(outcome.request.count, 2)
+        XCTAssertEqual(outcome.request?.count, 2)
         guard case .deliver = outcome.step else { return XCTFail("expected a tuple") }
     }
 
@@ -42,7 +44,7 @@ final class ZipMachineTests: TetherTestCase {
         XCTAssertIdle(machine.complete(0, .finished).step)
         let outcome = machine.receive(2, 1)
         guard case .deliver = outcome.step else { return XCTFail("expected the last tuple") }
-        XCTAssertEqual(outcome.cancel.map { ObjectIdentifier($0 as AnyObject) },
+        XCTAssertEqual(outcome.cancel?.map { ObjectIdentifier($0 as AnyObject) },
                        [ObjectIdentifier(subscriptions[1]), ObjectIdentifier(subscriptions[2])])
         guard case .complete(.finished) = machine.delivered(.max(1)).step else { return XCTFail("expected the end") }
     }
@@ -51,7 +53,7 @@ final class ZipMachineTests: TetherTestCase {
         var (machine, _) = started(2, demand: .unlimited)
         _ = machine.receive(1, 1)
         let outcome = machine.complete(0, .finished)
-        XCTAssertEqual(outcome.cancel.count, 1)
+        XCTAssertEqual(outcome.cancel?.count, 1)
         guard case .complete(.finished) = outcome.step else { return XCTFail("expected the end") }
         XCTAssertIdle(machine.receive(1, 2).step)
     }
@@ -62,12 +64,44 @@ final class ZipMachineTests: TetherTestCase {
         guard case .deliver = machine.receive(1, 1).step else { return XCTFail("expected a tuple") }
         let outcome = machine.complete(1, .failure(TestError()))
         XCTAssertIdle(outcome.step)
-        XCTAssertEqual(outcome.cancel.count, 1)
+        XCTAssertEqual(outcome.cancel?.count, 1)
+        guard case .complete(.failure) = machine.delivered(.none).step else { return XCTFail("expected the failure") }
+    }
+
+    func testSettlingEndsTheDrainersTurnOnlyWhenNoTupleIsReady() {
+        var (machine, _) = started(2, demand: .unlimited)
+        _ = machine.receive(0, 1)
+        _ = machine.receive(0, 2)
+        guard case .deliver = machine.receive(1, 10).step else { return XCTFail("expected a tuple") }
+        XCTAssertIdle(machine.receive(1, 20).step)  // the drainer pairs it
+        XCTAssertFalse(machine.settle(.none), "a tuple is ready")
+        XCTAssertTrue(machine.draining)
+        guard case .deliver(let second) = machine.delivered(.none).step else { return XCTFail("expected a tuple") }
+        XCTAssertEqual(second, [2, 20])
+        XCTAssertTrue(machine.settle(.none))
+        XCTAssertFalse(machine.draining)
+        _ = machine.receive(0, 3)
+        guard case .deliver(let third) = machine.receive(1, 30).step else { return XCTFail("the next value delivers") }
+        XCTAssertEqual(third, [3, 30])
+    }
+
+    func testSettlingLeavesDemandAndTheCompletionToTheDrainer() {
+        var (machine, subscriptions) = started(2, demand: .max(1))
+        _ = machine.receive(0, 1)
+        guard case .deliver = machine.receive(1, 1).step else { return XCTFail("expected a tuple") }
+        XCTAssertFalse(machine.settle(.max(1)), "demand to forward")
+        let outcome = machine.delivered(.max(1))
+        XCTAssertEqual(outcome.request?.map { ObjectIdentifier($0 as AnyObject) }, subscriptions.map { ObjectIdentifier($0) })
+        XCTAssertIdle(outcome.step)
+        _ = machine.receive(0, 2)
+        guard case .deliver = machine.receive(1, 2).step else { return XCTFail("expected a tuple") }
+        XCTAssertIdle(machine.complete(0, .failure(TestError())).step)
+        XCTAssertFalse(machine.settle(.none), "the failure is due")
         guard case .complete(.failure) = machine.delivered(.none).step else { return XCTFail("expected the failure") }
     }
 
     func testCancelReleasesOnceAndRefusesLaterSubscriptions() {
-        var machine = ZipMachine(upstreams: 2)
+        var machine = Machine(upstreams: 2)
         _ = machine.delivered(.none)
         XCTAssertEqual(machine.attach(0, RecordingSubscription()), Subscribers.Demand.none)
         let (cancel, release) = machine.cancel()
@@ -77,7 +111,14 @@ final class ZipMachineTests: TetherTestCase {
         XCTAssertFalse(machine.cancel().release)
     }
 
-    private func XCTAssertIdle(_ step: ZipMachine.Step, file: StaticString = #filePath, line: UInt = #line) {
+    private func XCTAssertIdle(_ step: Machine.Step, file: StaticString = #filePath, line: UInt = #line) {
         guard case .idle = step else { return XCTFail("expected .idle, got \(step)", file: file, line: line) }
+    }
+}
+
+extension ZipMachine where Slots == CombiningSlotArray<ZipSlot<Int>> {
+    /// Upstream `index` sent `value`, stored as its side stores it.
+    fileprivate mutating func receive(_ index: Int, _ value: Int) -> Outcome {
+        receive(index) { $0.slots[index].put(value) }
     }
 }

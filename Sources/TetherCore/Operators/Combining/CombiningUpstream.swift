@@ -1,0 +1,68 @@
+/// One upstream of a merge, zip or combine-latest: its subscription, where it stands, and for a
+/// zip or combine-latest what the slots hold of it.
+///
+/// The status is kept apart from the subscription so that the check every value makes reads a
+/// byte, where switching over an enum carrying the `any Subscription` copied the existential.
+/// The fields are flat for the same reason: reading a field of a struct nested in an array
+/// element copied the whole element.
+@usableFromInline
+internal struct CombiningUpstream {
+    @usableFromInline
+    internal enum Status {
+        case awaitingSubscription
+        case active
+        /// Completed, or let go of when the stream ended.
+        case done
+
+        /// Whether a value (or, with `value` false, the completion) from this upstream counts: not
+        /// once it has ended. Traps when it comes before the subscription. A method of the
+        /// status, not of the link, so that asking copies no subscription.
+        @inlinable
+        func accepts(value: Bool, in operator: StaticString) -> Bool {
+            switch self {
+            case .awaitingSubscription:
+                if value {
+                    preconditionFailure(
+                        "A publisher must send the subscription before any value: \(`operator`) received a value first")
+                }
+                preconditionFailure(
+                    "A publisher must send the subscription before its completion: \(`operator`) received the completion first"
+                )
+            case .done:
+                return false
+            case .active:
+                return true
+            }
+        }
+    }
+
+    @usableFromInline var status = Status.awaitingSubscription
+    /// Held while ``status`` is `active`.
+    @usableFromInline var subscription: (any Subscription)?
+    /// How many of its values the slots hold: zip's queue length; for combine-latest, 1 once it
+    /// has produced a value. A merge does not count.
+    @usableFromInline var held = 0
+    /// It finished (a zip may still pair its queued values). A merge does not look.
+    @usableFromInline var finished = false
+
+    @inlinable
+    init() {}
+
+    /// Keeps `subscription`, unless this upstream already has one or has ended.
+    @inlinable
+    mutating func attach(_ subscription: any Subscription) -> Bool {
+        guard case .awaitingSubscription = status else { return false }
+        status = .active
+        self.subscription = subscription
+        return true
+    }
+
+    /// Ends this upstream: it completed, or the stream is over.
+    /// - Returns: Its subscription, if it had one, for the caller to cancel (unless it completed).
+    @inlinable
+    mutating func end() -> (any Subscription)? {
+        status = .done
+        defer { subscription = nil }
+        return subscription
+    }
+}
