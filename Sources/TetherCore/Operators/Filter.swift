@@ -28,7 +28,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a value-type relay, which takes in any `map`,
-        /// `filter` or `compactMap` directly upstream (see ``Publisher/_receive(subscriber:map:)``).
+        /// `filter` or `compactMap` directly upstream (see `Publisher._receive(subscriber:map:)`).
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
