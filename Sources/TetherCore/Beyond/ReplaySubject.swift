@@ -90,8 +90,8 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectCondui
     @inlinable
     public func send(_ input: Output) {
         let capacity = bufferSize
-        let receivers = state.withLock { state -> ContiguousArray<SubjectHub<Output, Failure>.Conduit> in
-            guard state.hub.completion == nil else { return [] }
+        let receivers = state.withLock { state -> SubjectReceivers<Output, Failure> in
+            guard !state.hub.isCompleted else { return SubjectReceivers() }
             if capacity > 0 {
                 if state.buffer.count == capacity { state.buffer.removeFirst() }
                 state.buffer.append(input)

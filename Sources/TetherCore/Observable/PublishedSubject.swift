@@ -80,7 +80,7 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked S
     internal func send(_ input: Value) {
         resolveChangePublisher()?.send()
         let (receivers, ticket) = state.withLock {
-            state -> (ContiguousArray<SubjectHub<Value, Never>.Conduit>, UInt64) in
+            state -> (SubjectReceivers<Value, Never>, UInt64) in
             state.issued += 1
             return (state.hub.conduits, state.issued)
         }

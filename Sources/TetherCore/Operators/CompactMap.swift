@@ -28,49 +28,38 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation.
+        /// Attaches `subscriber` through a value-type relay, which takes in any `map`,
+        /// `filter` or `compactMap` directly upstream (see `Publisher._receive(subscriber:map:)`).
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+            upstream._receive(subscriber: subscriber, compactMap: transform)
         }
-    }
-}
 
-extension Publishers.CompactMap {
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let transform: (Upstream.Output) -> Output?
-        @usableFromInline let combineIdentifier = CombineIdentifier()
-
+        /// Attaches `subscriber` behind this compacting map and then `next`.
         @inlinable
-        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
-            self.downstream = downstream
-            self.transform = transform
+        public func _receive<S: Subscriber>(subscriber: S, map next: @escaping (Output) -> S.Input)
+        where S.Failure == Failure {
+            let transform = self.transform
+            upstream._receive(subscriber: subscriber, compactMap: { transform($0).map(next) })
         }
 
+        /// Attaches `subscriber` behind this compacting map and then `isIncluded`.
         @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
+        public func _receive<S: Subscriber>(subscriber: S, filter isIncluded: @escaping (Output) -> Bool)
+        where S.Input == Output, S.Failure == Failure {
+            let transform = self.transform
+            let filter = FilterStep(isIncluded)
+            upstream._receive(subscriber: subscriber, compactMap: { transform($0).flatMap(filter.apply) })
         }
 
+        /// Attaches `subscriber` behind this compacting map and then `next`.
         @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard let output = transform(input) else { return .max(1) }
-            return downstream.receive(output)
+        public func _receive<S: Subscriber>(subscriber: S, compactMap next: @escaping (Output) -> S.Input?)
+        where S.Failure == Failure {
+            let transform = self.transform
+            upstream._receive(subscriber: subscriber, compactMap: { transform($0).flatMap(next) })
         }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        @usableFromInline var description: String { "CompactMap" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 
@@ -83,7 +72,7 @@ extension Publisher {
     /// - Parameter transform: A closure that receives a value and returns an optional value.
     /// - Returns: A publisher that republishes all non-`nil` results of calling the transform.
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
+    public consuming func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
     }
 }

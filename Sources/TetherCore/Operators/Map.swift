@@ -25,48 +25,40 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation.
+        /// Attaches `subscriber` through a value-type relay, which takes in any `map`,
+        /// `filter` or `compactMap` directly upstream (see `Publisher._receive(subscriber:map:)`).
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+            upstream._receive(subscriber: subscriber, map: transform)
         }
-    }
-}
 
-extension Publishers.Map {
-    @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let transform: (Upstream.Output) -> Output
-        @usableFromInline let combineIdentifier = CombineIdentifier()
+        // How a run of these operators subscribes as one relay: see ValueRelay.swift.
 
+        /// Attaches `subscriber` behind this map and then `next`.
         @inlinable
-        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
-            self.downstream = downstream
-            self.transform = transform
+        public func _receive<S: Subscriber>(subscriber: S, map next: @escaping (Output) -> S.Input)
+        where S.Failure == Failure {
+            let transform = self.transform
+            upstream._receive(subscriber: subscriber, map: { next(transform($0)) })
         }
 
+        /// Attaches `subscriber` behind this map and then `isIncluded`.
         @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
+        public func _receive<S: Subscriber>(subscriber: S, filter isIncluded: @escaping (Output) -> Bool)
+        where S.Input == Output, S.Failure == Failure {
+            let transform = self.transform
+            let filter = FilterStep(isIncluded)
+            upstream._receive(subscriber: subscriber, compactMap: { filter.apply(transform($0)) })
         }
 
+        /// Attaches `subscriber` behind this map and then `next`.
         @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(transform(input))
+        public func _receive<S: Subscriber>(subscriber: S, compactMap next: @escaping (Output) -> S.Input?)
+        where S.Failure == Failure {
+            let transform = self.transform
+            upstream._receive(subscriber: subscriber, compactMap: { next(transform($0)) })
         }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        @usableFromInline var description: String { "Map" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 
@@ -79,7 +71,7 @@ extension Publisher {
     /// - Returns: A publisher that uses the provided closure to map elements from the upstream
     ///   publisher to new elements that it then publishes.
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+    public consuming func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)
     }
 }

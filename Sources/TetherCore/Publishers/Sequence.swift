@@ -33,7 +33,7 @@ extension Publishers {
                 // `receive(subscription:)` (all of it, for a sink) is drained from here.
                 let inner = Inner(downstream: subscriber, sequence: sequence)
                 subscriber.receive(subscription: inner)
-                inner.drain(subscriber, .init(iterator: iterator, next: first), .none)
+                inner.drain(subscriber, iterator, first, .none)
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)
@@ -43,62 +43,63 @@ extension Publishers {
 }
 
 extension Publishers.Sequence {
-    /// The subscription: a drain loop that owns the iterator while it runs.
+    /// The subscription: a drain loop that owns the iterator and the subscriber while it runs.
     ///
-    /// Demand is handed over without a lock: `request` adds to the atomic `pending` and becomes
-    /// the drainer only if nobody is draining (`draining` flips from `false` to `true`). The
-    /// drainer takes the iterator out of the state, delivers until the demand it took is spent,
-    /// picks up `pending` again, and parks the iterator when there is none — then looks once more,
-    /// so a request that raced with parking is not lost. A request from inside `receive` (a
-    /// subscriber asking one at a time) is therefore two atomic operations, and delivery never
-    /// recurses and never overlaps. The thread that subscribes starts as the drainer, so the
-    /// demand a subscriber asks for in `receive(subscription:)` is delivered from code
-    /// specialised in the caller's module.
+    /// Whoever holds the drain token (`draining` is `true`) owns `downstream` and the parked
+    /// cursor; the thread that subscribes holds it at first. `request` adds to the atomic
+    /// `pending` and becomes the drainer only if it wins the token (`draining` flips from
+    /// `false` to `true`). The drainer delivers until the demand it took is spent, picks up
+    /// `pending` again, and parks the cursor when there is none, giving the token back, then
+    /// looks once more, so that a request (or a cancel) that raced with parking is not lost. A
+    /// request from inside `receive` (a subscriber asking one at a time) is therefore two atomic
+    /// operations, and delivery never recurses and never overlaps.
+    ///
+    /// `cancel` raises `cancelled` and tries for the token: won, it lets go of the subscriber
+    /// and the cursor at once; lost, the holder sees `cancelled` before its next element (or
+    /// when it looks again after parking) and lets go of them itself. Once the stream is over
+    /// (finished or cancelled) the token is never given back, so later requests do nothing.
+    ///
+    /// No lock: a generic class's `deinit` runs unspecialised, and there every lock wrapper
+    /// around generic state cost a run-time type lookup; what the token guards is kept in
+    /// plain properties whose types are the generic parameters themselves (and optionals of
+    /// them), which cost none.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscription, SpecializedControl, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
-        @usableFromInline
-        internal struct Cursor {
-            @usableFromInline var iterator: Elements.Iterator
-            @usableFromInline var next: Elements.Element
-
-            @inlinable
-            init(iterator: Elements.Iterator, next: Elements.Element) {
-                self.iterator = iterator
-                self.next = next
-            }
-        }
-
-        @usableFromInline
-        internal struct State {
-            /// `nil` once finished or cancelled.
-            @usableFromInline var downstream: Downstream?
-            /// `nil` while a drainer holds it.
-            @usableFromInline var cursor: Cursor?
-
-            @inlinable
-            init(downstream: Downstream) {
-                self.downstream = downstream
-            }
-        }
-
         /// `request` and `cancel`, specialised (see ``ControlSignal``).
         @usableFromInline
         internal let control: (AnyObject, ControlSignal) -> Void
 
+        /// What the drain token guards: the subscriber (`nil` once finished or cancelled) and
+        /// the parked cursor, the iterator and the element it has already produced (`nil` while
+        /// a drainer holds them). One property, so that `deinit` looks up one type at run time
+        /// rather than one per optional.
         @usableFromInline
-        internal let state: Locked<State>
+        internal struct Held {
+            @usableFromInline var downstream: Downstream?
+            @usableFromInline var iterator: Elements.Iterator?
+            @usableFromInline var next: Elements.Element?
+
+            @inlinable
+            init(downstream: Downstream?) {
+                self.downstream = downstream
+            }
+        }
+
+        /// Owned by the holder of the drain token.
+        @usableFromInline @exclusivity(unchecked)
+        internal var held: Held
 
         /// Demand asked for and not yet taken by a drainer, as `Subscribers.Demand`'s raw value.
         @usableFromInline
         internal let pending = Atomic<UInt>(0)
 
-        /// Whether a drainer holds the cursor; the subscribing thread holds it at first.
+        /// The drain token; the subscribing thread holds it at first.
         @usableFromInline
         internal let draining = Atomic<Bool>(true)
 
-        /// Set by `cancel`, read by the drain loop before every element.
+        /// Set by `cancel`, read by the token holder before every element and after parking.
         @usableFromInline
         internal let cancelled = Atomic<Bool>(false)
 
@@ -107,12 +108,10 @@ extension Publishers.Sequence {
         internal let sequence: Elements
 
         @inlinable
-        internal init(
-            downstream: Downstream, sequence: Elements
-        ) {
+        internal init(downstream: Downstream, sequence: Elements) {
             control = Inner.controlEntry
             self.sequence = sequence
-            state = Locked(State(downstream: downstream))
+            held = Held(downstream: downstream)
             SubscriptionLedger.enter(self)
         }
 
@@ -141,40 +140,64 @@ extension Publishers.Sequence {
                 if exchanged { break }
                 current = original
             }
-            // Sequentially consistent with the drainer's "clear `draining`, then look at
-            // `pending`": two threads each writing one flag and reading the other (a store then a
-            // load, which acquire/release lets the processor reorder) would otherwise both miss
+            // Sequentially consistent with the drainer's "give the token back, then look at
+            // `pending`": two threads each writing one flag and reading the other (a store then
+            // a load, which acquire/release lets the processor reorder) would otherwise both miss
             // the other's write, and this demand would be stranded with nobody draining.
-            guard draining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent)
-                .exchanged
-            else { return }
-            if let (downstream, cursor) = takeCursor() {
-                drain(downstream, cursor, .none)
-            }
-        }
-
-        /// Takes the parked cursor for a new drainer, or gives up draining if cancelled.
-        @inlinable
-        internal func takeCursor() -> (Downstream, Cursor)? {
-            let taken = state.withLock { state -> (Downstream, Cursor)? in
-                guard let downstream = state.downstream, let cursor = state.cursor else { return nil }
-                state.cursor = nil
-                return (downstream, cursor)
-            }
-            if taken == nil {
-                draining.store(false, ordering: .releasing)
-            }
-            return taken
+            guard takeToken() else { return }
+            resume()
         }
 
         @inlinable
-        internal func drain(_ downstream: Downstream, _ cursor: Cursor, _ budget: Subscribers.Demand) {
-            var iterator = cursor.iterator
-            var next = cursor.next
+        internal func cancelNow() {
+            cancelled.store(true, ordering: .sequentiallyConsistent)
+            // Parked: the token is free, so the subscriber is let go of here. Otherwise its
+            // holder sees `cancelled` and does it.
+            if takeToken() {
+                release()
+            }
+        }
+
+        @inlinable
+        internal func takeToken() -> Bool {
+            draining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+        }
+
+        /// With the token: takes the parked cursor up again, unless the stream is over.
+        @inlinable
+        internal func resume() {
+            guard !cancelled.load(ordering: .relaxed), let downstream = held.downstream,
+                let iterator = held.iterator, let next = held.next
+            else {
+                release()
+                return
+            }
+            held.iterator = nil
+            held.next = nil
+            drain(downstream, iterator, next, .none)
+        }
+
+        /// With the token, for good: lets go of the subscriber and the cursor.
+        @inlinable
+        internal func release() {
+            held = Held(downstream: nil)
+        }
+
+        /// With the token: delivers `next` and what follows while there is demand.
+        @inlinable
+        internal func drain(
+            _ downstream: Downstream, _ iterator: Elements.Iterator, _ next: Elements.Element,
+            _ budget: Subscribers.Demand
+        ) {
+            var iterator = iterator
+            var next = next
             var budget = budget
             while true {
                 while budget > 0 {
-                    if cancelled.load(ordering: .relaxed) { return }
+                    if cancelled.load(ordering: .relaxed) {
+                        release()
+                        return
+                    }
                     budget -= 1
                     budget += downstream.receive(next)
                     guard let following = iterator.next() else {
@@ -188,48 +211,36 @@ extension Publishers.Sequence {
                     budget = Subscribers.Demand(rawValue: more)
                     continue
                 }
-                let parked = state.withLock { state -> Bool in
-                    guard state.downstream != nil else { return false }
-                    state.cursor = Cursor(iterator: iterator, next: next)
-                    return true
-                }
-                guard parked else { return }
+                held.iterator = iterator
+                held.next = next
                 draining.store(false, ordering: .sequentiallyConsistent)
-                // A request that added demand just before `draining` was cleared saw a drainer
-                // and left; look once more so its demand is not stranded. (Sequentially
-                // consistent: see `requestNow`.)
-                guard pending.load(ordering: .sequentiallyConsistent) > 0,
-                    draining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent)
-                        .exchanged,
-                    let (_, resumed) = takeCursor()
+                // A request or a cancel that came just before the token was given back saw a
+                // holder and left it to them; look once more so that it is not lost.
+                // (Sequentially consistent: see `requestNow`.)
+                guard
+                    pending.load(ordering: .sequentiallyConsistent) > 0
+                        || cancelled.load(ordering: .sequentiallyConsistent),
+                    takeToken()
                 else { return }
-                iterator = resumed.iterator
-                next = resumed.next
+                guard !cancelled.load(ordering: .relaxed), let resumed = held.iterator, let following = held.next
+                else {
+                    release()
+                    return
+                }
+                held.iterator = nil
+                held.next = nil
+                iterator = resumed
+                next = following
             }
         }
 
+        /// With the token, for good: the last element went out.
         @inlinable
         internal func finish(_ downstream: Downstream) {
-            let live = state.withLock { state -> Downstream? in
-                defer { state.downstream = nil }
-                return state.downstream
-            }
-            if live != nil {
+            held.downstream = nil
+            if !cancelled.load(ordering: .relaxed) {
                 downstream.receive(completion: .finished)
             }
-        }
-
-        @inlinable
-        internal func cancelNow() {
-            cancelled.store(true, ordering: .relaxed)
-            let released = state.withLock { state -> (Downstream?, Cursor?) in
-                defer {
-                    state.downstream = nil
-                    state.cursor = nil
-                }
-                return (state.downstream, state.cursor)
-            }
-            _ = released
         }
 
         @usableFromInline

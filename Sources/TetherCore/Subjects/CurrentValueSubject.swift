@@ -69,8 +69,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     /// - Parameter input: The new value.
     @inlinable
     public func send(_ input: Output) {
-        let receivers = state.withLock { state -> ContiguousArray<SubjectHub<Output, Failure>.Conduit> in
-            guard state.hub.completion == nil else { return [] }
+        let receivers = state.withLock { state -> SubjectReceivers<Output, Failure> in
+            guard !state.hub.isCompleted else { return SubjectReceivers() }
             state.value = input
             return state.hub.conduits
         }

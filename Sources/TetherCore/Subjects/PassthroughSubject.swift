@@ -15,20 +15,32 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     @usableFromInline
     internal let control: (AnyObject, SubjectParentSignal) -> Void
 
+    /// Guards `hub`.
     @usableFromInline
-    internal let hub: Locked<SubjectHub<Output, Failure>>
+    internal let lock = Locked(())
+
+    /// Kept outside the lock: `deinit` runs unspecialised, and there a lock around generic state
+    /// costs a run-time type lookup per wrapper, while the hub alone costs none (see
+    /// ``SubjectHub``).
+    @usableFromInline @exclusivity(unchecked)
+    internal var hub = SubjectHub<Output, Failure>()
 
     /// Creates a subject with no subscribers.
     @inlinable
     public init() {
         control = PassthroughSubject.parentEntry
-        hub = Locked(SubjectHub())
     }
 
     deinit {
-        for upstream in hub.withLock({ $0.upstreams }) {
+        for upstream in withHub({ $0.upstreams }) {
             upstream.cancel()
         }
+    }
+
+    /// Runs `body` on the hub under the lock.
+    @inlinable @inline(__always)
+    internal func withHub<Result>(_ body: (inout SubjectHub<Output, Failure>) -> Result) -> Result {
+        lock.withLock { _ in body(&hub) }
     }
 
     /// Attaches `subscriber`, or completes it at once if the subject has completed.
@@ -36,7 +48,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduit(name: "PassthroughSubject", downstream: subscriber, parent: self, latest: nil)
-        if let completion = hub.withLock({ $0.attach(SubjectEntry(conduit)) }) {
+        if let completion = withHub({ $0.attach(SubjectEntry(conduit)) }) {
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: completion)
         } else {
@@ -48,7 +60,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     /// - Parameter input: The value to send.
     @inlinable
     public func send(_ input: Output) {
-        for entry in hub.withLock({ $0.receivers }) {
+        for entry in withHub({ $0.receivers }) {
             entry.offer(entry.conduit, input)
         }
     }
@@ -56,7 +68,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     /// Sends the completion to every subscriber; only the first completion counts.
     /// - Parameter completion: How the subject finished.
     public func send(completion: Subscribers.Completion<Failure>) {
-        guard let (conduits, _) = hub.withLock({ $0.complete(completion) }) else { return }
+        guard let (conduits, _) = withHub({ $0.complete(completion) }) else { return }
         for entry in conduits {
             entry.conduit.finish(completion)
         }
@@ -66,7 +78,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     /// demand.
     /// - Parameter subscription: The upstream subscription.
     public func send(subscription: any Subscription) {
-        if hub.withLock({ $0.receive(upstream: subscription) }) {
+        if withHub({ $0.receive(upstream: subscription) }) {
             subscription.request(.unlimited)
         }
     }
@@ -83,12 +95,12 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
 
     @inlinable
     internal func detachNow(_ conduit: AnyObject) {
-        _ = hub.withLock { $0.detach(conduit) }
+        _ = withHub { $0.detach(conduit) }
     }
 
     @inlinable
     internal func acknowledgeDownstreamDemandNow() {
-        for upstream in hub.withLock({ $0.acknowledgeDownstreamDemand() }) {
+        for upstream in withHub({ $0.acknowledgeDownstreamDemand() }) {
             upstream.request(.unlimited)
         }
     }

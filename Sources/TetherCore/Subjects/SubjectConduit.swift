@@ -90,8 +90,14 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     @usableFromInline
     internal let control: (AnyObject, ControlSignal) -> Void
 
+    /// Guards `machine`.
     @usableFromInline
-    internal let machine: Locked<State>
+    internal let lock = Locked(())
+
+    /// Kept outside the lock: `deinit` runs unspecialised, and there each wrapper of a lock
+    /// around generic state cost a run-time type lookup; the bare state machine costs one.
+    @usableFromInline @exclusivity(unchecked)
+    internal var machine: State
 
     @usableFromInline
     internal let name: StaticString
@@ -105,7 +111,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     ) {
         control = SubjectConduit.controlEntry
         self.name = name
-        machine = Locked(State(downstream: downstream, parent: parent, latest: latest))
+        machine = State(downstream: downstream, parent: parent, latest: latest)
         SubscriptionLedger.enter(self)
     }
 
@@ -113,27 +119,35 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
         SubscriptionLedger.leave(self)
     }
 
+    /// Runs `body` on the state machine under the lock.
+    @inlinable @inline(__always)
+    internal func withMachine<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.withLock { _ in body(&machine) }
+    }
+
     /// Hands the subscription to the subscriber, then delivers whatever arrived meanwhile.
     @inlinable
     internal func start(_ downstream: Downstream) {
         downstream.receive(subscription: self)
-        perform(machine.withLock { $0.delivered(.none) })
+        // Settled with a `Bool` in the usual case, as in `offer`.
+        if withMachine({ $0.settle(.none) }) { return }
+        perform(withMachine { $0.next() })
     }
 
     @inlinable
     internal func offer(_ value: Output) {
-        if let downstream = machine.withLock({ $0.offer(value) }) {
+        if let downstream = withMachine({ $0.offer(value) }) {
             let more = downstream.receive(value)
             // The usual case, nothing arrived meanwhile, settles without building an `Action`
             // (copying that enum out of the lock costs more than the rest of the send).
-            if machine.withLock({ $0.settle(more) }) { return }
-            perform(machine.withLock { $0.next() })
+            if withMachine({ $0.settle(more) }) { return }
+            perform(withMachine { $0.next() })
         }
     }
 
     @inlinable
     internal func finish(_ completion: Subscribers.Completion<Failure>) {
-        if let released = machine.withLock({ $0.finish(completion) }) {
+        if let released = withMachine({ $0.finish(completion) }) {
             released.downstream?.receive(completion: completion)
         }
     }
@@ -151,14 +165,18 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     @inlinable
     internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        let (parent, action) = machine.withLock { $0.request(demand) }
+        let (parent, owed) = withMachine { $0.request(demand) }
         parent?.acknowledgeDownstreamDemand()
-        perform(action)
+        if let (value, downstream) = owed {
+            let more = downstream.receive(value)
+            if withMachine({ $0.settle(more) }) { return }
+            perform(withMachine { $0.next() })
+        }
     }
 
     @inlinable
     internal func cancelNow() {
-        let released = machine.withLock { $0.terminate() }
+        let released = withMachine { $0.terminate() }
         released.parent?.detach(self)
     }
 
@@ -172,7 +190,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
                 return
             case .deliver(let value, let downstream):
                 let more = downstream.receive(value)
-                action = machine.withLock { $0.delivered(more) }
+                action = withMachine { $0.delivered(more) }
             case .complete(let completion, let released):
                 released.downstream?.receive(completion: completion)
                 return
@@ -185,7 +203,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
 
     @usableFromInline
     internal var customMirror: Mirror {
-        let demand = machine.withLock { $0.demand }
+        let demand = withMachine { $0.demand }
         return Mirror(self, children: ["downstreamDemand": demand])
     }
 
@@ -326,24 +344,28 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
         return true
     }
 
-    /// The subscriber asked for more: the parent to tell of first demand, and what to deliver.
+    /// The subscriber asked for more: the parent to tell of first demand, and the owed value to
+    /// deliver now, with the subscriber to deliver it to. (Not an ``Action``: copying that enum
+    /// out of the lock costs more than the rest of the request.)
     @inlinable
-    mutating func request(_ more: Subscribers.Demand) -> ((any SubjectConduitParent)?, Action) {
-        guard let downstream else { return (nil, .idle) }
+    mutating func request(
+        _ more: Subscribers.Demand
+    ) -> (parent: (any SubjectConduitParent)?, owed: (Output, Downstream)?) {
+        guard let downstream else { return (nil, nil) }
         demand += more
         let parentToTell = acknowledged ? nil : parent
         acknowledged = true
-        guard let value = latest else { return (parentToTell, .idle) }
+        guard let value = latest else { return (parentToTell, nil) }
         // The owed value is the newest the subscriber has not seen: it goes out now, or after
         // the delivery under way (behind anything queued, which is older).
         demand -= 1
         latest = nil
         if delivering {
             queue.append(value)
-            return (parentToTell, .idle)
+            return (parentToTell, nil)
         }
         delivering = true
-        return (parentToTell, .deliver(value, downstream))
+        return (parentToTell, (value, downstream))
     }
 
     @inlinable

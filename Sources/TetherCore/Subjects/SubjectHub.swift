@@ -2,13 +2,17 @@
 ///
 /// Methods run under the subject's lock and call nothing; what they return is performed after
 /// the lock is released.
+///
+/// Every stored property has the same layout whatever `Output` and `Failure` are (the
+/// completion is kept type-erased), so a subject's `deinit`, which runs unspecialised, destroys
+/// a hub without looking up any type at run time.
 @usableFromInline
 internal struct SubjectHub<Output, Failure: Error> {
     @usableFromInline
     typealias Conduit = SubjectEntry<Output, Failure>
 
-    @usableFromInline var conduits: ContiguousArray<Conduit> = []
-    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    @usableFromInline var conduits = SubjectReceivers<Output, Failure>()
+    @usableFromInline var outcome: SubjectOutcome?
     /// Subscriptions received through `send(subscription:)`.
     @usableFromInline var upstreams: [any Subscription] = []
     /// Set once any subscriber has asked for a value: upstreams are then asked for `.unlimited`.
@@ -17,16 +21,30 @@ internal struct SubjectHub<Output, Failure: Error> {
     @inlinable
     init() {}
 
+    /// How the subject finished, once it has.
+    @inlinable
+    var completion: Subscribers.Completion<Failure>? {
+        switch outcome {
+        case nil: nil
+        case .finished: .finished
+        // Recorded from a `Failure` by `complete(_:)`, so the cast cannot fail.
+        case .failed(let error): .failure(error as! Failure)
+        }
+    }
+
+    @inlinable
+    var isCompleted: Bool { outcome != nil }
+
     /// The conduits to offer a value to: none once completed.
     @inlinable
-    var receivers: ContiguousArray<Conduit> {
-        completion == nil ? conduits : []
+    var receivers: SubjectReceivers<Output, Failure> {
+        isCompleted ? SubjectReceivers() : conduits
     }
 
     /// Adds a conduit, or returns the completion it must be told of instead.
     @inlinable
     mutating func attach(_ conduit: Conduit) -> Subscribers.Completion<Failure>? {
-        if let completion { return completion }
+        if isCompleted { return completion }
         conduits.append(conduit)
         return nil
     }
@@ -34,25 +52,21 @@ internal struct SubjectHub<Output, Failure: Error> {
     /// Removes a conduit, returning it so that it is released outside the lock.
     @inlinable
     mutating func detach(_ conduit: AnyObject) -> Conduit? {
-        // A plain loop: this runs unspecialised (from `cancel()` through `any Subscription`),
-        // where `firstIndex(where:)` would box its closure.
-        var index = conduits.startIndex
-        while index < conduits.endIndex {
-            if conduits[index].conduit === conduit { return conduits.remove(at: index) }
-            index += 1
-        }
-        return nil
+        conduits.remove(conduit)
     }
 
     /// Records the completion; returns the conduits to finish and the upstreams to let go.
     @inlinable
     mutating func complete(
         _ completion: Subscribers.Completion<Failure>
-    ) -> (ContiguousArray<Conduit>, [any Subscription])? {
-        guard self.completion == nil else { return nil }
-        self.completion = completion
+    ) -> (SubjectReceivers<Output, Failure>, [any Subscription])? {
+        guard !isCompleted else { return nil }
+        switch completion {
+        case .finished: outcome = .finished
+        case .failure(let error): outcome = .failed(error)
+        }
         defer {
-            conduits = []
+            conduits = SubjectReceivers()
             upstreams = []
         }
         return (conduits, upstreams)
@@ -71,5 +85,79 @@ internal struct SubjectHub<Output, Failure: Error> {
         guard !hasDownstreamDemand else { return [] }
         hasDownstreamDemand = true
         return upstreams
+    }
+}
+
+/// A subject's completion with its failure type erased (see ``SubjectHub``).
+@usableFromInline
+internal enum SubjectOutcome {
+    case finished
+    case failed(any Error)
+}
+
+/// A subject's subscriptions, in the order they attached. The first is held inline, so that a
+/// subject with one subscriber keeps no storage on the heap for it (and a `send` to it copies no
+/// array).
+///
+/// Invariant: `first` is `nil` only when `rest` is empty.
+@usableFromInline
+internal struct SubjectReceivers<Output, Failure: Error>: Sequence {
+    @usableFromInline var first: SubjectEntry<Output, Failure>?
+    @usableFromInline var rest: ContiguousArray<SubjectEntry<Output, Failure>> = []
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func append(_ entry: SubjectEntry<Output, Failure>) {
+        if first == nil {
+            first = entry
+        } else {
+            rest.append(entry)
+        }
+    }
+
+    /// Removes the entry of `conduit`, if it is there, and returns it.
+    @inlinable
+    mutating func remove(_ conduit: AnyObject) -> SubjectEntry<Output, Failure>? {
+        guard let head = first else { return nil }
+        if head.conduit === conduit {
+            first = rest.isEmpty ? nil : rest.removeFirst()
+            return head
+        }
+        // A plain loop: this runs unspecialised (from `cancel()` through `any Subscription`),
+        // where `firstIndex(where:)` would box its closure.
+        var index = rest.startIndex
+        while index < rest.endIndex {
+            if rest[index].conduit === conduit { return rest.remove(at: index) }
+            index += 1
+        }
+        return nil
+    }
+
+    @inlinable
+    func makeIterator() -> Iterator {
+        Iterator(self)
+    }
+
+    @usableFromInline
+    internal struct Iterator: IteratorProtocol {
+        @usableFromInline var first: SubjectEntry<Output, Failure>?
+        @usableFromInline var rest: IndexingIterator<ContiguousArray<SubjectEntry<Output, Failure>>>
+
+        @inlinable
+        init(_ receivers: SubjectReceivers) {
+            first = receivers.first
+            rest = receivers.rest.makeIterator()
+        }
+
+        @inlinable
+        mutating func next() -> SubjectEntry<Output, Failure>? {
+            if let entry = first {
+                first = nil
+                return entry
+            }
+            return rest.next()
+        }
     }
 }

@@ -77,6 +77,23 @@ final class SequenceTests: TetherTestCase {
         XCTAssertNil(weakRecorder)
     }
 
+    func testCancelWhileWaitingForDemandReleasesTheSubscriberAtOnce() {
+        weak var weakRecorder: RecordingSubscriber<Int, Never>?
+        var subscription: (any Subscription)?
+        do {
+            let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
+            weakRecorder = recorder
+            (1...3).publisher.subscribe(recorder)
+            subscription = recorder.subscription
+            XCTAssertEqual(recorder.events, [.subscription, .value(1)])
+            subscription?.cancel()
+            subscription?.request(.max(5))
+            XCTAssertEqual(recorder.events, [.subscription, .value(1)], "nothing after the cancel")
+        }
+        XCTAssertNil(weakRecorder, "a cancelled subscription must let go of its subscriber")
+        subscription = nil
+    }
+
     func testSubscriptionReleasesSubscriberAfterFinishing() {
         weak var weakRecorder: RecordingSubscriber<Int, Never>?
         var subscription: (any Subscription)?

@@ -40,6 +40,36 @@ final class PassthroughSubjectTests: TetherTestCase {
         XCTAssertEqual(recorder.subscriptionDescriptions, ["Empty"])
     }
 
+    func testLateSubscriberGetsTheFailureAtOnce() {
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.send(completion: .failure(TestError(id: 4)))
+        let recorder = RecordingSubscriber<Int, TestError>()
+        subject.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 4)))])
+    }
+
+    func testSubscribersAreServedInTheOrderTheyCameWhenTheFirstLeaves() {
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        func subscriber(_ name: String) -> AnySubscriber<Int, Never> {
+            AnySubscriber(
+                receiveSubscription: { $0.request(.unlimited) },
+                receiveValue: { log.append("\(name)\($0)"); return .none },
+                receiveCompletion: { _ in log.append("\(name) done") })
+        }
+        let first = RecordingSubscriber<Int, Never>()
+        subject.subscribe(first)
+        subject.subscribe(subscriber("b"))
+        subject.subscribe(subscriber("c"))
+        subject.send(1)
+        first.cancel()
+        subject.subscribe(subscriber("d"))
+        subject.send(2)
+        subject.send(completion: .finished)
+        XCTAssertEqual(first.events, [.subscription, .value(1)])
+        XCTAssertEqual(log, ["b1", "c1", "b2", "c2", "d2", "b done", "c done", "d done"])
+    }
+
     func testReentrantSendIsDeliveredAfterTheCurrentValueInOrder() {
         let subject = PassthroughSubject<Int, Never>()
         var depth = 0
