@@ -180,8 +180,11 @@ final class FlattenStateTests: TetherTestCase {
         let upstream = RecordingSubscription()
         var machine = started(.merge(maxPublishers: .max(2)), upstream: upstream)
         let index = machine.reserve().index!
-        guard case .settledAsking(let asked) = machine.finishInnerQuietly(index) else { return XCTFail("no ask") }
+        guard case .settledAsking(let asked, let demand) = machine.finishInnerQuietly(index) else {
+            return XCTFail("no ask")
+        }
         XCTAssertTrue(isSame(asked, upstream))
+        XCTAssertEqual(demand, .max(1))
         XCTAssertEqual(machine.activeInners, 0)
         guard case .settled = machine.finishInnerQuietly(index) else { return XCTFail("stale inner asked again") }
 
@@ -191,5 +194,60 @@ final class FlattenStateTests: TetherTestCase {
         XCTAssertFalse(machine.delivering)
         XCTAssertTrue(machine.requestQuietly(.max(1)))
         XCTAssertEqual(machine.demand, .max(1))
+    }
+
+    func testStartingQuietlyAsksWhatStartingAsksAndFreesTheToken() {
+        for (policy, ask) in [
+            (FlattenPolicy.merge(maxPublishers: .max(3)), Subscribers.Demand.max(3)),
+            (.merge(maxPublishers: .unlimited), .unlimited),
+            (.switchToLatest, .unlimited),
+        ] {
+            let upstream = RecordingSubscription()
+            var machine = Machine(policy: policy)
+            XCTAssertTrue(machine.subscribed(upstream))
+            guard case .settledAsking(let asked, let demand) = machine.startQuietly() else {
+                return XCTFail("\(policy): not settled")
+            }
+            XCTAssertTrue(isSame(asked, upstream))
+            XCTAssertEqual(demand, ask)
+            XCTAssertFalse(machine.delivering)
+        }
+
+        var none = Machine(policy: .merge(maxPublishers: .none))
+        XCTAssertTrue(none.subscribed(RecordingSubscription()))
+        guard case .settled = none.startQuietly() else { return XCTFail("asked for no publishers") }
+        XCTAssertFalse(none.delivering)
+
+        // Cancelled while the downstream took its subscription: the full transition releases.
+        var cancelled = Machine(policy: .switchToLatest)
+        XCTAssertTrue(cancelled.subscribed(RecordingSubscription()))
+        _ = cancelled.cancel()
+        XCTAssertFalse(cancelled.startQuietly().isSettled)
+        XCTAssertTrue(cancelled.delivering)
+        guard case .release = cancelled.started().drain else { return XCTFail("not released") }
+    }
+
+    func testTheUpstreamFinishingQuietlyEndsTheStreamOnlyWhenNothingIsLeft() {
+        var idle = started(.merge(maxPublishers: .unlimited), upstream: RecordingSubscription())
+        XCTAssertEqual(idle.upstreamFinishedQuietly(), true)
+        XCTAssertTrue(idle.delivering)
+        XCTAssertTrue(idle.terminated)
+        XCTAssertNil(idle.upstreamFinishedQuietly(), "a second completion goes the full way")
+        XCTAssertEqual(idle.upstreamFinished().cancels.count, 0)
+
+        var running = started(.merge(maxPublishers: .unlimited), upstream: RecordingSubscription())
+        let index = running.reserve().index!
+        XCTAssertEqual(running.upstreamFinishedQuietly(), false)
+        XCTAssertFalse(running.terminated)
+        guard case .complete(.finished) = running.innerFinished(index).drain else { return XCTFail("not finished") }
+
+        // The token is held: the holder must deliver the completion, so the full path decides.
+        var holding = started(.merge(maxPublishers: .unlimited), upstream: RecordingSubscription())
+        _ = holding.request(.max(1))
+        guard case .deliver = holding.immediate(1).verdict else { return XCTFail("not delivered") }
+        XCTAssertNil(holding.upstreamFinishedQuietly())
+        XCTAssertFalse(holding.terminated)
+        if case .idle = holding.upstreamFinished().drain {} else { XCTFail("completed over the holder") }
+        guard case .complete(.finished) = holding.delivered(.none).drain else { return XCTFail("not handed over") }
     }
 }

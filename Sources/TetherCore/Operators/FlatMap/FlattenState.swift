@@ -31,8 +31,8 @@ internal enum FlattenLink {
 internal enum FlattenSettlement {
     case unsettled
     case settled
-    /// Done; ask this upstream subscription for one more publisher.
-    case settledAsking(any Subscription)
+    /// Done; ask this upstream subscription for this many more publishers.
+    case settledAsking(any Subscription, Subscribers.Demand)
 
     @inlinable
     var isSettled: Bool {
@@ -152,6 +152,20 @@ internal struct FlattenState<Value, Failure: Error> {
         return effects
     }
 
+    /// As ``started()``, when nothing became due while the downstream took its subscription
+    /// (the usual case): the token is free again, and the caller asks the upstream for its first
+    /// publishers. `.unsettled`, with nothing changed, when the caller must call ``started()``.
+    @inlinable
+    mutating func startQuietly() -> FlattenSettlement {
+        guard case .live(let subscription) = upstream, settle(.none) else { return .unsettled }
+        switch policy {
+        case .merge(let maxPublishers):
+            return maxPublishers > 0 ? .settledAsking(subscription, maxPublishers) : .settled
+        case .switchToLatest:
+            return .settledAsking(subscription, .unlimited)
+        }
+    }
+
     /// The upstream sent a publisher: the index to subscribe it under, or `nil` to drop it;
     /// `switchToLatest` also returns the previous inner to cancel.
     @inlinable
@@ -188,6 +202,24 @@ internal struct FlattenState<Value, Failure: Error> {
             upstream = .finished
             return finishIfDrained()
         }
+    }
+
+    /// As ``upstreamFinished()``, when the token is free or inners are still running: `false`
+    /// when the stream goes on (inners or buffered values remain), `true` when it is over and
+    /// the caller, now holding the token, delivers `.finished` to the downstream. `nil`, with
+    /// nothing changed, when the caller must call ``upstreamFinished()``.
+    @inlinable
+    mutating func upstreamFinishedQuietly() -> Bool? {
+        guard case .live = upstream else { return nil }
+        guard inners.isEmpty, buffer.isEmpty else {
+            upstream = .finished
+            return false
+        }
+        guard !delivering, !terminated else { return nil }
+        upstream = .terminal
+        terminated = true
+        delivering = true
+        return true
     }
 
     /// The upstream failed: cancel every inner and fail.
@@ -311,7 +343,7 @@ internal struct FlattenState<Value, Failure: Error> {
             return .unsettled
         case .live(let subscription):
             if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited {
-                return .settledAsking(subscription)
+                return .settledAsking(subscription, .max(1))
             }
             return .settled
         case .awaitingSubscription, .terminal:

@@ -38,12 +38,18 @@ where
     @usableFromInline
     internal let control: (AnyObject, ControlSignal) -> Void
 
+    /// Guards `machine` and `transform`.
     @usableFromInline
-    internal let machine: Locked<Machine>
+    internal let lock = Locked(())
+
+    /// Kept beside its lock rather than inside it: `deinit` runs unspecialised, and there each
+    /// generic wrapper around the state (a lock's `Mutex`, its cell, its box) cost a run-time type
+    /// lookup; the bare state machine costs one.
+    @usableFromInline @exclusivity(unchecked)
+    internal var machine: Machine
 
     /// Released as soon as the stream is over, so that what it captured goes too. Guarded by
-    /// `machine`'s lock (a lock of its own would cost its run-time type lookups on every
-    /// `deinit`, which runs unspecialised).
+    /// `lock`.
     @usableFromInline @exclusivity(unchecked)
     internal var transform: Transform?
 
@@ -72,7 +78,7 @@ where
             }
         }
         control = FlattenStorage.controlEntry
-        machine = Locked(Machine(policy: policy))
+        machine = Machine(policy: policy)
         self.transform = transform
         self.downstream = downstream
         SubscriptionLedger.enter(self)
@@ -82,22 +88,29 @@ where
         SubscriptionLedger.leave(self)
     }
 
+    /// Runs `body` on the state machine under the lock.
+    @inlinable @inline(__always)
+    internal func withMachine<Result>(_ body: (inout Machine) -> Result) -> Result {
+        lock.withLock { _ in body(&machine) }
+    }
+
     // MARK: Upstream
 
     @inlinable
     internal func receive(subscription: any Subscription) {
-        guard machine.withLock({ $0.subscribed(subscription) }) else {
+        guard withMachine({ $0.subscribed(subscription) }) else {
             subscription.cancel()
             return
         }
         // The machine starts with the token held for this very call.
         _ = downstreamEntry(self, .subscription)
-        perform(machine.withLock { $0.started() })
+        if settled(withMachine { $0.startQuietly() }) { return }
+        perform(withMachine { $0.started() })
     }
 
     @inlinable
     internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let transform = machine.withLock({ _ in self.transform }) else { return .none }
+        guard let transform = lock.withLock({ _ in self.transform }) else { return .none }
         let publisher = transform(input)
         // A `Just` needs no subscription: its value is at hand. (In specialised code these casts
         // are decided at compile time.)
@@ -109,7 +122,7 @@ where
             receiveImmediate(just.upstream.output)
             return .none
         }
-        let (index, cancels) = machine.withLock { $0.reserve() }
+        let (index, cancels) = withMachine { $0.reserve() }
         for subscription in cancels { subscription.cancel() }
         if let index {
             publisher.subscribe(Child(storage: self, index: index))
@@ -121,7 +134,7 @@ where
     /// would be, then that inner counts as finished.
     @inlinable
     internal func receiveImmediate(_ value: NewPublisher.Output) {
-        let (verdict, cancels) = machine.withLock { $0.immediate(value) }
+        let (verdict, cancels) = withMachine { $0.immediate(value) }
         for subscription in cancels { subscription.cancel() }
         switch verdict {
         case .drop:
@@ -130,10 +143,10 @@ where
             break
         case .deliver:
             let more = downstreamEntry(self, .value(value))
-            if settled(machine.withLock { $0.settleImmediate(more) }) { return }
-            perform(machine.withLock { $0.delivered(more) })
+            if settled(withMachine { $0.settleImmediate(more) }) { return }
+            perform(withMachine { $0.delivered(more) })
         }
-        perform(machine.withLock { $0.immediateFinished() })
+        perform(withMachine { $0.immediateFinished() })
     }
 
     /// Acts on a quick transition: `false` when it was not taken.
@@ -144,8 +157,8 @@ where
             return false
         case .settled:
             return true
-        case .settledAsking(let upstream):
-            upstream.request(.max(1))
+        case .settledAsking(let upstream, let demand):
+            upstream.request(demand)
             return true
         }
     }
@@ -154,9 +167,16 @@ where
     internal func receive(completion: Subscribers.Completion<Upstream.Failure>) {
         switch completion {
         case .finished:
-            perform(machine.withLock { $0.upstreamFinished() })
+            switch withMachine({ $0.upstreamFinishedQuietly() }) {
+            case false?:
+                return
+            case true?:
+                _ = downstreamEntry(self, .completion(.finished))
+            case nil:
+                perform(withMachine { $0.upstreamFinished() })
+            }
         case .failure(let error):
-            perform(machine.withLock { $0.upstreamFailed(error) })
+            perform(withMachine { $0.upstreamFailed(error) })
         }
     }
 
@@ -164,7 +184,7 @@ where
 
     @inlinable
     internal func childReceive(_ index: Int, subscription: any Subscription) {
-        switch machine.withLock({ $0.innerSubscribed(index, subscription) }) {
+        switch withMachine({ $0.innerSubscribed(index, subscription) }) {
         case nil:
             subscription.cancel()
         case let demand?:
@@ -174,13 +194,13 @@ where
 
     @inlinable
     internal func childReceive(_ index: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
-        switch machine.withLock({ $0.innerValue(index, value) }) {
+        switch withMachine({ $0.innerValue(index, value) }) {
         case .drop, .buffered:
             return .none
         case .deliver(let ask):
             let more = downstreamEntry(self, .value(value))
-            if !machine.withLock({ $0.settle(more) }) {
-                perform(machine.withLock { $0.delivered(more) })
+            if !withMachine({ $0.settle(more) }) {
+                perform(withMachine { $0.delivered(more) })
             }
             return ask
         }
@@ -190,10 +210,10 @@ where
     internal func childReceive(_ index: Int, completion: Subscribers.Completion<NewPublisher.Failure>) {
         switch completion {
         case .finished:
-            if settled(machine.withLock { $0.finishInnerQuietly(index) }) { return }
-            perform(machine.withLock { $0.innerFinished(index) })
+            if settled(withMachine { $0.finishInnerQuietly(index) }) { return }
+            perform(withMachine { $0.innerFinished(index) })
         case .failure(let error):
-            perform(machine.withLock { $0.innerFailed(index, error) })
+            perform(withMachine { $0.innerFailed(index, error) })
         }
     }
 
@@ -212,14 +232,14 @@ where
     @inlinable
     internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        if machine.withLock({ $0.requestQuietly(demand) }) { return }
-        perform(machine.withLock { $0.request(demand) })
+        if withMachine({ $0.requestQuietly(demand) }) { return }
+        perform(withMachine { $0.request(demand) })
     }
 
     @inlinable
     internal func cancelNow() {
         releaseTransform()
-        perform(machine.withLock { $0.cancel() })
+        perform(withMachine { $0.cancel() })
     }
 
     // MARK: Performing
@@ -245,7 +265,7 @@ where
                 return
             case .deliver(let value):
                 let more = downstreamEntry(self, .value(value))
-                effects = machine.withLock { $0.delivered(more) }
+                effects = withMachine { $0.delivered(more) }
             case .complete(let completion):
                 _ = downstreamEntry(self, .completion(completion))
                 return
@@ -270,7 +290,7 @@ where
 
     @inlinable
     internal func releaseTransform() {
-        let released = machine.withLock { _ -> Transform? in
+        let released = lock.withLock { _ -> Transform? in
             defer { self.transform = nil }
             return self.transform
         }
@@ -282,7 +302,7 @@ where
 
     @usableFromInline
     internal var customMirror: Mirror {
-        let (demand, inners) = machine.withLock { ($0.demand, $0.activeInners) }
+        let (demand, inners) = withMachine { ($0.demand, $0.activeInners) }
         return Mirror(self, children: ["downstreamDemand": demand, "innerPublishers": inners])
     }
 
