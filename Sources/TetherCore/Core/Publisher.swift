@@ -18,26 +18,6 @@ public protocol Publisher<Output, Failure> {
     /// Implement this in your own publishers; callers use ``subscribe(_:file:line:)`` instead.
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
-
-    /// Attaches `subscriber` behind a `map` of this publisher's output.
-    ///
-    /// For Tether's own use, neither to call nor to implement: a `map`, `filter` or `compactMap`
-    /// hands its closure to its upstream this way, and when that upstream is one of them too it
-    /// composes the closure with its own and hands it on, so that a run of these operators
-    /// subscribes as one relay. Every other publisher takes the default, which subscribes a relay
-    /// that runs `transform`.
-    func _receive<S: Subscriber>(subscriber: S, map transform: @escaping (Output) -> S.Input)
-    where S.Failure == Failure
-
-    /// Attaches `subscriber` behind a `filter` of this publisher's output; see
-    /// `_receive(subscriber:map:)`.
-    func _receive<S: Subscriber>(subscriber: S, filter isIncluded: @escaping (Output) -> Bool)
-    where S.Input == Output, S.Failure == Failure
-
-    /// Attaches `subscriber` behind a `compactMap` of this publisher's output; see
-    /// `_receive(subscriber:map:)`.
-    func _receive<S: Subscriber>(subscriber: S, compactMap transform: @escaping (Output) -> S.Input?)
-    where S.Failure == Failure
 }
 
 extension Publisher {

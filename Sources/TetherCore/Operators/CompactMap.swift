@@ -28,38 +28,49 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches `subscriber` through a value-type relay, which takes in any `map`,
-        /// `filter` or `compactMap` directly upstream (see `Publisher._receive(subscriber:map:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream._receive(subscriber: subscriber, compactMap: transform)
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+        }
+    }
+}
+
+extension Publishers.CompactMap {
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let transform: (Upstream.Output) -> Output?
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
+            self.downstream = downstream
+            self.transform = transform
         }
 
-        /// Attaches `subscriber` behind this compacting map and then `next`.
         @inlinable
-        public func _receive<S: Subscriber>(subscriber: S, map next: @escaping (Output) -> S.Input)
-        where S.Failure == Failure {
-            let transform = self.transform
-            upstream._receive(subscriber: subscriber, compactMap: { transform($0).map(next) })
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
         }
 
-        /// Attaches `subscriber` behind this compacting map and then `isIncluded`.
         @inlinable
-        public func _receive<S: Subscriber>(subscriber: S, filter isIncluded: @escaping (Output) -> Bool)
-        where S.Input == Output, S.Failure == Failure {
-            let transform = self.transform
-            let filter = FilterStep(isIncluded)
-            upstream._receive(subscriber: subscriber, compactMap: { transform($0).flatMap(filter.apply) })
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard let output = transform(input) else { return .max(1) }
+            return downstream.receive(output)
         }
 
-        /// Attaches `subscriber` behind this compacting map and then `next`.
         @inlinable
-        public func _receive<S: Subscriber>(subscriber: S, compactMap next: @escaping (Output) -> S.Input?)
-        where S.Failure == Failure {
-            let transform = self.transform
-            upstream._receive(subscriber: subscriber, compactMap: { transform($0).flatMap(next) })
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
         }
+
+        @usableFromInline var description: String { "CompactMap" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 
@@ -72,7 +83,7 @@ extension Publisher {
     /// - Parameter transform: A closure that receives a value and returns an optional value.
     /// - Returns: A publisher that republishes all non-`nil` results of calling the transform.
     @inlinable
-    public consuming func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
     }
 }

@@ -27,37 +27,48 @@ extension Publishers {
             self.isIncluded = isIncluded
         }
 
-        /// Attaches `subscriber` through a value-type relay, which takes in any `map`,
-        /// `filter` or `compactMap` directly upstream (see `Publisher._receive(subscriber:map:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream._receive(subscriber: subscriber, filter: isIncluded)
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
+        }
+    }
+}
+
+extension Publishers.Filter {
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let isIncluded: (Upstream.Output) -> Bool
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.downstream = downstream
+            self.isIncluded = isIncluded
         }
 
-        /// Attaches `subscriber` behind this filter and then `transform`.
         @inlinable
-        public func _receive<S: Subscriber>(subscriber: S, map transform: @escaping (Output) -> S.Input)
-        where S.Failure == Failure {
-            let isIncluded = self.isIncluded
-            upstream._receive(subscriber: subscriber, compactMap: { isIncluded($0) ? transform($0) : nil })
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
         }
 
-        /// Attaches `subscriber` behind this filter and then `next`.
         @inlinable
-        public func _receive<S: Subscriber>(subscriber: S, filter next: @escaping (Output) -> Bool)
-        where S.Input == Output, S.Failure == Failure {
-            let isIncluded = self.isIncluded
-            upstream._receive(subscriber: subscriber, filter: { isIncluded($0) && next($0) })
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            isIncluded(input) ? downstream.receive(input) : .max(1)
         }
 
-        /// Attaches `subscriber` behind this filter and then `transform`.
         @inlinable
-        public func _receive<S: Subscriber>(subscriber: S, compactMap transform: @escaping (Output) -> S.Input?)
-        where S.Failure == Failure {
-            let isIncluded = self.isIncluded
-            upstream._receive(subscriber: subscriber, compactMap: { isIncluded($0) ? transform($0) : nil })
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
         }
+
+        @usableFromInline var description: String { "Filter" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 
@@ -69,7 +80,7 @@ extension Publisher {
     ///   indicating whether to republish the element.
     /// - Returns: A publisher that republishes all elements that satisfy the closure.
     @inlinable
-    public consuming func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
         Publishers.Filter(upstream: self, isIncluded: isIncluded)
     }
 }

@@ -25,40 +25,48 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches `subscriber` through a value-type relay, which takes in any `map`,
-        /// `filter` or `compactMap` directly upstream (see `Publisher._receive(subscriber:map:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream._receive(subscriber: subscriber, map: transform)
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
+    }
+}
 
-        // How a run of these operators subscribes as one relay: see ValueRelay.swift.
+extension Publishers.Map {
+    @usableFromInline
+    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let transform: (Upstream.Output) -> Output
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
-        /// Attaches `subscriber` behind this map and then `next`.
         @inlinable
-        public func _receive<S: Subscriber>(subscriber: S, map next: @escaping (Output) -> S.Input)
-        where S.Failure == Failure {
-            let transform = self.transform
-            upstream._receive(subscriber: subscriber, map: { next(transform($0)) })
+        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+            self.downstream = downstream
+            self.transform = transform
         }
 
-        /// Attaches `subscriber` behind this map and then `isIncluded`.
         @inlinable
-        public func _receive<S: Subscriber>(subscriber: S, filter isIncluded: @escaping (Output) -> Bool)
-        where S.Input == Output, S.Failure == Failure {
-            let transform = self.transform
-            let filter = FilterStep(isIncluded)
-            upstream._receive(subscriber: subscriber, compactMap: { filter.apply(transform($0)) })
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
         }
 
-        /// Attaches `subscriber` behind this map and then `next`.
         @inlinable
-        public func _receive<S: Subscriber>(subscriber: S, compactMap next: @escaping (Output) -> S.Input?)
-        where S.Failure == Failure {
-            let transform = self.transform
-            upstream._receive(subscriber: subscriber, compactMap: { next(transform($0)) })
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            downstream.receive(transform(input))
         }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline var description: String { "Map" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 
@@ -71,7 +79,7 @@ extension Publisher {
     /// - Returns: A publisher that uses the provided closure to map elements from the upstream
     ///   publisher to new elements that it then publishes.
     @inlinable
-    public consuming func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)
     }
 }
