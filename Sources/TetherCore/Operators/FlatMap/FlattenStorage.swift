@@ -38,25 +38,17 @@ where
     @usableFromInline
     internal let control: (AnyObject, ControlSignal) -> Void
 
-    /// Guards `machine` and `transform`.
+    /// Guards `state.machine` and `state.transform`.
     @usableFromInline
     internal let lock = Locked(())
 
-    /// Kept beside its lock rather than inside it: `deinit` runs unspecialised, and there each
-    /// generic wrapper around the state (a lock's `Mutex`, its cell, its box) cost a run-time type
-    /// lookup; the bare state machine costs one.
+    /// Everything whose type depends on the storage's generic parameters, in one value beside
+    /// its lock: `deinit` runs unspecialised, and there each such stored property (and each
+    /// generic wrapper around one, such as a lock's `Mutex`) cost a run-time type lookup; this
+    /// costs one. Its parts are guarded separately (see ``State``), so no access is checked at
+    /// run time.
     @usableFromInline @exclusivity(unchecked)
-    internal var machine: Machine
-
-    /// Released as soon as the stream is over, so that what it captured goes too. Guarded by
-    /// `lock`.
-    @usableFromInline @exclusivity(unchecked)
-    internal var transform: Transform?
-
-    /// Read and written only by the holder of the machine's drain token, which is what keeps
-    /// accesses exclusive (so the run-time exclusivity check is left out).
-    @usableFromInline @exclusivity(unchecked)
-    internal var downstream: Downstream?
+    internal var state: State
 
     @usableFromInline
     internal let name: StaticString
@@ -78,10 +70,27 @@ where
             }
         }
         control = FlattenStorage.controlEntry
-        machine = Machine(policy: policy)
-        self.transform = transform
-        self.downstream = downstream
+        state = State(machine: Machine(policy: policy), transform: transform, downstream: downstream)
         SubscriptionLedger.enter(self)
+    }
+
+    /// The storage's generic state, guarded part by part.
+    @usableFromInline
+    internal struct State {
+        /// Guarded by `lock`.
+        @usableFromInline var machine: Machine
+        /// Released as soon as the stream is over, so that what it captured goes too. Guarded by
+        /// `lock`.
+        @usableFromInline var transform: Transform?
+        /// Read and written only by the holder of the machine's drain token.
+        @usableFromInline var downstream: Downstream?
+
+        @inlinable
+        init(machine: Machine, transform: Transform?, downstream: Downstream?) {
+            self.machine = machine
+            self.transform = transform
+            self.downstream = downstream
+        }
     }
 
     deinit {
@@ -91,7 +100,7 @@ where
     /// Runs `body` on the state machine under the lock.
     @inlinable @inline(__always)
     internal func withMachine<Result>(_ body: (inout Machine) -> Result) -> Result {
-        lock.withLock { _ in body(&machine) }
+        lock.withLock { _ in body(&state.machine) }
     }
 
     // MARK: Upstream
@@ -110,7 +119,7 @@ where
 
     @inlinable
     internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let transform = lock.withLock({ _ in self.transform }) else { return .none }
+        guard let transform = lock.withLock({ _ in self.state.transform }) else { return .none }
         let publisher = transform(input)
         // A `Just` needs no subscription: its value is at hand. (In specialised code these casts
         // are decided at compile time.)
@@ -247,7 +256,7 @@ where
     /// The downstream, for the holder of the drain token.
     @inlinable
     internal var holdingToken: Downstream {
-        guard let downstream else {
+        guard let downstream = state.downstream else {
             preconditionFailure("\(name) delivered without its downstream: the drain token was not held")
         }
         return downstream
@@ -270,8 +279,8 @@ where
                 _ = downstreamEntry(self, .completion(completion))
                 return
             case .release:
-                let released = downstream
-                downstream = nil
+                let released = state.downstream
+                state.downstream = nil
                 releaseTransform()
                 _ = released
                 return
@@ -282,8 +291,8 @@ where
     /// Lets go of the downstream and the transform, then sends the downstream `completion`.
     @inlinable
     internal func finish(_ completion: Subscribers.Completion<Failure>) {
-        let finished = downstream
-        downstream = nil
+        let finished = state.downstream
+        state.downstream = nil
         releaseTransform()
         finished?.receive(completion: completion)
     }
@@ -291,8 +300,8 @@ where
     @inlinable
     internal func releaseTransform() {
         let released = lock.withLock { _ -> Transform? in
-            defer { self.transform = nil }
-            return self.transform
+            defer { self.state.transform = nil }
+            return self.state.transform
         }
         _ = released
     }
