@@ -8,6 +8,9 @@
 /// the machine's drain token, which is what serialises values from several inners.
 @usableFromInline
 internal final class FlattenStorage<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
+    StateHolder<
+        FlattenStorageState<FlattenState<NewPublisher.Output, Upstream.Failure>, (Upstream.Output) -> NewPublisher, Downstream>
+    >,
     Subscriber, Subscription, SpecializedControl, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where
@@ -38,17 +41,10 @@ where
     @usableFromInline
     internal let control: (AnyObject, ControlSignal) -> Void
 
-    /// Guards `state.machine` and `state.transform`.
+    /// Guards `state.machine` and `state.transform`. (The generic state lives in ``StateHolder``,
+    /// beside the lock rather than in it, so that this `deinit` looks up no type.)
     @usableFromInline
     internal let lock = Locked(())
-
-    /// Everything whose type depends on the storage's generic parameters, in one value beside
-    /// its lock: `deinit` runs unspecialised, and there each such stored property (and each
-    /// generic wrapper around one, such as a lock's `Mutex`) cost a run-time type lookup; this
-    /// costs one. Its parts are guarded separately (see ``State``), so no access is checked at
-    /// run time.
-    @usableFromInline @exclusivity(unchecked)
-    internal var state: State
 
     @usableFromInline
     internal let name: StaticString
@@ -70,27 +66,8 @@ where
             }
         }
         control = FlattenStorage.controlEntry
-        state = State(machine: Machine(policy: policy), transform: transform, downstream: downstream)
+        super.init(state: FlattenStorageState(machine: Machine(policy: policy), transform: transform, downstream: downstream))
         SubscriptionLedger.enter(self)
-    }
-
-    /// The storage's generic state, guarded part by part.
-    @usableFromInline
-    internal struct State {
-        /// Guarded by `lock`.
-        @usableFromInline var machine: Machine
-        /// Released as soon as the stream is over, so that what it captured goes too. Guarded by
-        /// `lock`.
-        @usableFromInline var transform: Transform?
-        /// Read and written only by the holder of the machine's drain token.
-        @usableFromInline var downstream: Downstream?
-
-        @inlinable
-        init(machine: Machine, transform: Transform?, downstream: Downstream?) {
-            self.machine = machine
-            self.transform = transform
-            self.downstream = downstream
-        }
     }
 
     deinit {
