@@ -14,11 +14,14 @@ internal enum FlattenPolicy: Sendable, Equatable {
 ///
 /// This and ``FlattenSlot`` stand outside the generic machine so that they are not generic
 /// themselves: the storage's `deinit` runs unspecialised, and every generic type in the state it
-/// destroys costs a run-time type lookup there.
+/// destroys costs a run-time type lookup there. The live upstream's subscription is kept beside
+/// it (``FlattenState/upstreamSubscription``), so that the many checks of where the upstream
+/// stands copy a plain value, not an existential.
 @usableFromInline
 internal enum FlattenLink {
     case awaitingSubscription
-    case live(any Subscription)
+    /// Subscribed: the subscription is ``FlattenState/upstreamSubscription``.
+    case live
     /// Finished normally; the inners may still be running.
     case finished
     /// Failed, cancelled, or the whole stream is over.
@@ -104,6 +107,8 @@ internal struct FlattenState<Value, Failure: Error> {
 
     @usableFromInline let policy: FlattenPolicy
     @usableFromInline var upstream = Link.awaitingSubscription
+    /// The upstream's subscription while ``upstream`` is `.live`; `nil` otherwise.
+    @usableFromInline var upstreamSubscription: (any Subscription)?
     @usableFromInline var inners: [Int: Slot] = [:]
     @usableFromInline var nextIndex = 0
     /// Downstream demand not yet used by a delivered value.
@@ -132,7 +137,8 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func subscribed(_ subscription: any Subscription) -> Bool {
         guard case .awaitingSubscription = upstream else { return false }
-        upstream = .live(subscription)
+        upstream = .live
+        upstreamSubscription = subscription
         return true
     }
 
@@ -141,7 +147,7 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func started() -> Effects {
         var effects = delivered(.none)
-        if case .live(let subscription) = upstream {
+        if case .live = upstream, let subscription = upstreamSubscription {
             switch policy {
             case .merge(let maxPublishers):
                 if maxPublishers > 0 { effects.request = (subscription, maxPublishers) }
@@ -157,7 +163,9 @@ internal struct FlattenState<Value, Failure: Error> {
     /// publishers. `.unsettled`, with nothing changed, when the caller must call ``started()``.
     @inlinable
     mutating func startQuietly() -> FlattenSettlement {
-        guard case .live(let subscription) = upstream, settle(.none) else { return .unsettled }
+        guard case .live = upstream, let subscription = upstreamSubscription, settle(.none) else {
+            return .unsettled
+        }
         switch policy {
         case .merge(let maxPublishers):
             return maxPublishers > 0 ? .settledAsking(subscription, maxPublishers) : .settled
@@ -181,7 +189,7 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func arrive() -> (index: Int, cancels: [any Subscription]) {
         var cancels: [any Subscription] = []
-        if case .switchToLatest = policy {
+        if case .switchToLatest = policy, !inners.isEmpty || !buffer.isEmpty {
             cancels = inners.values.compactMap(\.subscription)
             inners.removeAll()
             buffer.removeAll()
@@ -199,7 +207,7 @@ internal struct FlattenState<Value, Failure: Error> {
         case .finished, .terminal:
             return Effects()
         case .live:
-            upstream = .finished
+            move(to: .finished)
             return finishIfDrained()
         }
     }
@@ -212,11 +220,11 @@ internal struct FlattenState<Value, Failure: Error> {
     mutating func upstreamFinishedQuietly() -> Bool? {
         guard case .live = upstream else { return nil }
         guard inners.isEmpty, buffer.isEmpty else {
-            upstream = .finished
+            move(to: .finished)
             return false
         }
         guard !delivering, !terminated else { return nil }
-        upstream = .terminal
+        move(to: .terminal)
         terminated = true
         delivering = true
         return true
@@ -231,7 +239,7 @@ internal struct FlattenState<Value, Failure: Error> {
         case .finished, .terminal:
             return Effects()
         case .live:
-            upstream = .terminal
+            move(to: .terminal)
             return fail(error)
         }
     }
@@ -341,8 +349,10 @@ internal struct FlattenState<Value, Failure: Error> {
         switch upstream {
         case .finished:
             return .unsettled
-        case .live(let subscription):
-            if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited {
+        case .live:
+            if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited,
+                let subscription = upstreamSubscription
+            {
                 return .settledAsking(subscription, .max(1))
             }
             return .settled
@@ -371,7 +381,7 @@ internal struct FlattenState<Value, Failure: Error> {
     mutating func innerGone() -> Effects {
         var effects = Effects()
         if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited,
-            case .live(let subscription) = upstream
+            case .live = upstream, let subscription = upstreamSubscription
         {
             effects.request = (subscription, .max(1))
         }
@@ -485,7 +495,7 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func finishIfDrained() -> Effects {
         guard case .finished = upstream, inners.isEmpty, buffer.isEmpty else { return Effects() }
-        upstream = .terminal
+        move(to: .terminal)
         return complete(.finished)
     }
 
@@ -512,12 +522,20 @@ internal struct FlattenState<Value, Failure: Error> {
         return effects
     }
 
+    /// Moves the upstream on from `.live` (or from `.finished` to `.terminal`), letting go of its
+    /// subscription.
+    @inlinable
+    mutating func move(to link: Link) {
+        upstream = link
+        upstreamSubscription = nil
+    }
+
     /// Every subscription still held, upstream first; the machine forgets them all.
     @inlinable
     mutating func takeSubscriptions() -> [any Subscription] {
         var taken: [any Subscription] = []
-        if case .live(let subscription) = upstream { taken.append(subscription) }
-        upstream = .terminal
+        if case .live = upstream, let subscription = upstreamSubscription { taken.append(subscription) }
+        move(to: .terminal)
         taken += inners.keys.sorted().compactMap { inners[$0]?.subscription }
         inners.removeAll()
         return taken
