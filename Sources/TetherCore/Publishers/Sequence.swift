@@ -60,36 +60,17 @@ extension Publishers.Sequence {
     /// (finished or cancelled) the token is never given back, so later requests do nothing.
     ///
     /// No lock: a generic class's `deinit` runs unspecialised, and there every lock wrapper
-    /// around generic state cost a run-time type lookup; what the token guards is kept in
-    /// plain properties whose types are the generic parameters themselves (and optionals of
-    /// them), which cost none.
+    /// around generic state cost a run-time type lookup; what the token guards is one
+    /// ``SequenceCursor`` held by ``StateHolder``, which costs none. It is owned by the holder of
+    /// the drain token.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscription, SpecializedControl, CustomStringConvertible,
+    internal final class Inner<Downstream: Subscriber>: StateHolder<SequenceCursor<Downstream, Elements.Iterator>>,
+        Subscription, SpecializedControl, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
         /// `request` and `cancel`, specialised (see ``ControlSignal``).
         @usableFromInline
         internal let control: (AnyObject, ControlSignal) -> Void
-
-        /// What the drain token guards: the subscriber (`nil` once finished or cancelled) and
-        /// the parked cursor, the iterator and the element it has already produced (`nil` while
-        /// a drainer holds them). One property, so that `deinit` looks up one type at run time
-        /// rather than one per optional.
-        @usableFromInline
-        internal struct Held {
-            @usableFromInline var downstream: Downstream?
-            @usableFromInline var iterator: Elements.Iterator?
-            @usableFromInline var next: Elements.Element?
-
-            @inlinable
-            init(downstream: Downstream?) {
-                self.downstream = downstream
-            }
-        }
-
-        /// Owned by the holder of the drain token.
-        @usableFromInline @exclusivity(unchecked)
-        internal var held: Held
 
         /// Demand asked for and not yet taken by a drainer, as `Subscribers.Demand`'s raw value.
         @usableFromInline
@@ -111,7 +92,7 @@ extension Publishers.Sequence {
         internal init(downstream: Downstream, sequence: Elements) {
             control = Inner.controlEntry
             self.sequence = sequence
-            held = Held(downstream: downstream)
+            super.init(state: SequenceCursor(downstream: downstream))
             SubscriptionLedger.enter(self)
         }
 
@@ -166,21 +147,21 @@ extension Publishers.Sequence {
         /// With the token: takes the parked cursor up again, unless the stream is over.
         @inlinable
         internal func resume() {
-            guard !cancelled.load(ordering: .relaxed), let downstream = held.downstream,
-                let iterator = held.iterator, let next = held.next
+            guard !cancelled.load(ordering: .relaxed), let downstream = state.downstream,
+                let iterator = state.iterator, let next = state.next
             else {
                 release()
                 return
             }
-            held.iterator = nil
-            held.next = nil
+            state.iterator = nil
+            state.next = nil
             drain(downstream, iterator, next, .none)
         }
 
         /// With the token, for good: lets go of the subscriber and the cursor.
         @inlinable
         internal func release() {
-            held = Held(downstream: nil)
+            state = SequenceCursor(downstream: nil)
         }
 
         /// With the token: delivers `next` and what follows while there is demand.
@@ -211,8 +192,8 @@ extension Publishers.Sequence {
                     budget = Subscribers.Demand(rawValue: more)
                     continue
                 }
-                held.iterator = iterator
-                held.next = next
+                state.iterator = iterator
+                state.next = next
                 draining.store(false, ordering: .sequentiallyConsistent)
                 // A request or a cancel that came just before the token was given back saw a
                 // holder and left it to them; look once more so that it is not lost.
@@ -222,13 +203,13 @@ extension Publishers.Sequence {
                         || cancelled.load(ordering: .sequentiallyConsistent),
                     takeToken()
                 else { return }
-                guard !cancelled.load(ordering: .relaxed), let resumed = held.iterator, let following = held.next
+                guard !cancelled.load(ordering: .relaxed), let resumed = state.iterator, let following = state.next
                 else {
                     release()
                     return
                 }
-                held.iterator = nil
-                held.next = nil
+                state.iterator = nil
+                state.next = nil
                 iterator = resumed
                 next = following
             }
@@ -237,7 +218,7 @@ extension Publishers.Sequence {
         /// With the token, for good: the last element went out.
         @inlinable
         internal func finish(_ downstream: Downstream) {
-            held.downstream = nil
+            state.downstream = nil
             if !cancelled.load(ordering: .relaxed) {
                 downstream.receive(completion: .finished)
             }

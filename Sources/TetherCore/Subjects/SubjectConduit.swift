@@ -77,7 +77,8 @@ extension SpecializedSubjectParent {
 /// counted) and delivered by the thread that is delivering, after the current call returns. So
 /// concurrent and reentrant sends never overlap in the subscriber and never recurse.
 @usableFromInline
-internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProtocol, Subscription, SpecializedControl,
+internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectConduitState<Downstream>>,
+    SubjectConduitProtocol, Subscription, SpecializedControl,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline typealias Output = Downstream.Input
@@ -90,14 +91,10 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     @usableFromInline
     internal let control: (AnyObject, ControlSignal) -> Void
 
-    /// Guards `machine`.
+    /// Guards the state machine, ``StateHolder/state``: beside the lock rather than in it, and
+    /// held by the base class, so that `deinit` (which runs unspecialised) looks up no type.
     @usableFromInline
     internal let lock = Locked(())
-
-    /// Kept outside the lock: `deinit` runs unspecialised, and there each wrapper of a lock
-    /// around generic state cost a run-time type lookup; the bare state machine costs one.
-    @usableFromInline @exclusivity(unchecked)
-    internal var machine: State
 
     @usableFromInline
     internal let name: StaticString
@@ -111,7 +108,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     ) {
         control = SubjectConduit.controlEntry
         self.name = name
-        machine = State(downstream: downstream, parent: parent, latest: latest)
+        super.init(state: State(downstream: downstream, parent: parent, latest: latest))
         SubscriptionLedger.enter(self)
     }
 
@@ -122,7 +119,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: SubjectConduitProto
     /// Runs `body` on the state machine under the lock.
     @inlinable @inline(__always)
     internal func withMachine<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.withLock { _ in body(&machine) }
+        lock.withLock { _ in body(&state) }
     }
 
     /// Hands the subscription to the subscriber, then delivers whatever arrived meanwhile.
