@@ -45,10 +45,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Cancels the activity: runs the cancellation once and releases it.
     public func cancel() {
-        let taken = canceller.withLock { state -> Canceller? in
-            defer { state = nil }
-            return state
-        }
+        // Moved out, not copied: a copy of the existential and a release of the original would
+        // go through run-time value witnesses.
+        let taken = canceller.withLock { $0.take() }
         switch taken {
         case .object(let object): object.cancel()
         case .closure(let closure): closure()

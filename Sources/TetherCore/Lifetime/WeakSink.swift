@@ -78,19 +78,13 @@ internal final class WeakSink<Owner: AnyObject, Input, Failure: Error>: Subscrib
         }
         onValue = nil
         onCompletion = nil
-        _ = status.withLock { status -> SubscriberStatus in
-            defer { status = .terminal }
-            return status
-        }
+        _ = status.withLock(SubscriberStatus.end)
         termination.fire()
     }
 
     @inlinable
     internal func cancel() {
-        let previous = status.withLock { status -> SubscriberStatus in
-            defer { status = .terminal }
-            return status
-        }
+        let previous = status.withLock(SubscriberStatus.end)
         if case .subscribed(let subscription) = previous {
             subscription.cancel()
         }

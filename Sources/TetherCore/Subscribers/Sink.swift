@@ -90,20 +90,14 @@ extension Subscribers {
             onValue = nil
             onCompletion = nil
             // The subscription is released after the lock, with the closures.
-            _ = status.withLock { status -> Status in
-                defer { status = .terminal }
-                return status
-            }
+            _ = status.withLock(Status.end)
             termination.fire()
         }
 
         /// Cancels the subscription, once; later calls do nothing.
         @inlinable
         public func cancel() {
-            let previous = status.withLock { status -> Status in
-                defer { status = .terminal }
-                return status
-            }
+            let previous = status.withLock(Status.end)
             if case .subscribed(let subscription) = previous {
                 subscription.cancel()
             }
@@ -182,4 +176,14 @@ internal enum SubscriberStatus {
     case awaitingSubscription
     case subscribed(any Subscription)
     case terminal
+
+    /// Makes `status` terminal and returns what it was, moved out rather than copied (a copy
+    /// of the subscription's existential and a release of the original would go through
+    /// run-time value witnesses).
+    @inlinable
+    static func end(_ status: inout SubscriberStatus) -> SubscriberStatus {
+        var previous = SubscriberStatus.terminal
+        swap(&status, &previous)
+        return previous
+    }
 }
