@@ -2,9 +2,10 @@
 """Builds the comparison table from a benchmark run.
 
 Reads the per-iteration samples that `swift package benchmark --format histogramSamples` wrote
-into DIR (one file per target, benchmark and metric) and the memory probes' lines in
-DIR/memory.tsv, and prints a Markdown table: medians per operation for Tether, OpenCombine and
-the raw loop, the ratios, and whether each target is met.
+into DIR, or into each run's folder under DIR (one file per target, benchmark and metric), and
+the memory probes' lines in DIR/memory.tsv, and prints a Markdown table: medians per operation
+for Tether, OpenCombine and the raw loop (with several runs, the median of the runs' medians),
+the ratios, and whether each target is met.
 """
 
 import re
@@ -72,16 +73,19 @@ FILE = re.compile(
 
 
 def load(directory):
-    """{(target, name): {"ops": n, "wallClock": [...], "mallocCountTotal": [...]}}"""
+    """{(target, name): {"ops": n, "wallClock": [...], "mallocCountTotal": [...]}}, each list
+    holding one median per run (this shared machine is slower by up to 1.7x for whole seconds at
+    a time, so one run's median can land in a slow spell; the median of several runs does not)."""
     results = {}
-    for path in Path(directory).glob("*.histogram.samples.tsv"):
+    for path in sorted(Path(directory).glob("**/*.histogram.samples.tsv")):
         match = FILE.match(path.name)
         if not match:
             continue
         name = match["name"].replace("_", " ")
         entry = results.setdefault((match["target"], name), {"ops": int(match["ops"])})
-        lines = path.read_text().splitlines()[1:]
-        entry[match["metric"]] = [int(line) for line in lines if line.strip()]
+        samples = [int(line) for line in path.read_text().splitlines()[1:] if line.strip()]
+        if samples:
+            entry.setdefault(match["metric"], []).append(statistics.median(samples))
     return results
 
 
@@ -130,7 +134,10 @@ def main(directory):
             if len(fields) >= 3 and fields[0] == "memory":
                 memory[fields[1]] = float(fields[2])
 
-    print("Medians per operation; ns = wall-clock nanoseconds, allocs = mallocCountTotal.")
+    runs = max((len(entry.get("wallClock", [])) for entry in results.values()), default=0)
+    print(f"Medians per operation (the median of {runs} runs' medians); ns = wall-clock "
+          "nanoseconds, allocs = mallocCountTotal." if runs > 1 else
+          "Medians per operation; ns = wall-clock nanoseconds, allocs = mallocCountTotal.")
     print("OC = OpenCombine 0.14.0; raw = a plain Swift loop calling the same closures.")
     print()
     print("| Scenario | Tether ns | OC ns | raw ns | OC / Tether | Tether / raw "
