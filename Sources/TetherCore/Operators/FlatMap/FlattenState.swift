@@ -301,7 +301,9 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard completion == nil, !terminated, buffer.isEmpty else { return false }
-        if case .switchToLatest = policy, more > 0, currentInner != nil { return false }
+        // (Any inner at all sends this to the full transition, which asks the current one: a
+        // test that copies no subscription out.)
+        if case .switchToLatest = policy, more > 0, !inners.isEmpty { return false }
         if case .finished = upstream, inners.isEmpty { return false }
         demand += more
         delivering = false
@@ -313,9 +315,11 @@ internal struct FlattenState<Value, Failure: Error> {
     /// changed, when the caller must call ``delivered(_:)`` and then ``immediateFinished()``.
     @inlinable
     mutating func settleImmediate(_ more: Subscribers.Demand) -> FlattenSettlement {
-        let gone = quietlyGone
-        guard gone.isSettled, settle(more) else { return .unsettled }
-        return gone
+        // `quietlyGone` is unsettled exactly when the upstream has finished; checked first, so the
+        // settlement is built once and not copied.
+        if case .finished = upstream { return .unsettled }
+        guard settle(more) else { return .unsettled }
+        return quietlyGone
     }
 
     /// An inner finished: settled, with its slot forgotten, when that needs at most a request
@@ -335,7 +339,7 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func requestQuietly(_ more: Subscribers.Demand) -> Bool {
         guard !terminated else { return true }
-        if case .switchToLatest = policy, currentInner != nil { return false }
+        if case .switchToLatest = policy, !inners.isEmpty { return false }
         guard delivering || buffer.isEmpty else { return false }
         demand += more
         return true

@@ -137,7 +137,7 @@ where
 
     /// Acts on a quick transition: `false` when it was not taken.
     @inlinable
-    internal func settled(_ settlement: FlattenSettlement) -> Bool {
+    internal func settled(_ settlement: consuming FlattenSettlement) -> Bool {
         switch settlement {
         case .unsettled:
             return false
