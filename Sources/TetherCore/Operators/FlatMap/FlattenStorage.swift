@@ -256,8 +256,7 @@ where
                 _ = downstreamEntry(self, .completion(completion))
                 return
             case .release:
-                let released = state.downstream
-                state.downstream = nil
+                let released = state.downstream.take()
                 releaseTransform()
                 _ = released
                 return
@@ -268,18 +267,14 @@ where
     /// Lets go of the downstream and the transform, then sends the downstream `completion`.
     @inlinable
     internal func finish(_ completion: Subscribers.Completion<Failure>) {
-        let finished = state.downstream
-        state.downstream = nil
+        let finished = state.downstream.take()
         releaseTransform()
         finished?.receive(completion: completion)
     }
 
     @inlinable
     internal func releaseTransform() {
-        let released = lock.withLock { _ -> Transform? in
-            defer { self.state.transform = nil }
-            return self.state.transform
-        }
+        let released = lock.withLock { _ in self.state.transform.take() }
         _ = released
     }
 
