@@ -23,6 +23,9 @@ let package = Package(
         // Test support: recording subscribers and publishers, conformance kit, leak checks.
         .target(name: "TetherTesting", dependencies: ["Tether"]),
         .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherTesting"]),
+        // Publishers written as users write them, behind every operator family; CI also runs
+        // this target optimised (see Docs/StackPromotionReproducer.md).
+        .testTarget(name: "TetherUserCodeTests", dependencies: ["Tether"]),
         // The seed articles' samples, compiled as written: they predate strict concurrency.
         .testTarget(
             name: "TetherSeedTests", dependencies: ["Tether", "TetherTesting"],

@@ -201,17 +201,26 @@ public enum SubscriptionLedger {
         return bytes.elementsEqual(prefix)
     }
 
-    /// The types of the publisher and its upstreams, outermost first, found by reflection:
-    /// operators keep their upstream in a property named `upstream` (merges in `a`), and
-    /// ``AnyPublisher`` keeps a box whose `base` is the wrapped publisher.
+    /// The types of the publisher and its upstreams, outermost first.
+    ///
+    /// Value-type publishers are reflected: operators keep their upstream in a property named
+    /// `upstream` (merges in `a`). A class instance is never reflected, because its stored
+    /// properties may be changing on another thread under a lock the ledger does not hold
+    /// (a subject's subscribers, a user's publisher); the walk stops at it, unless it is one of
+    /// Tether's classes whose upstream is an immutable property (``LedgerChainLink``).
     private static func chainTypes(of publisher: Any) -> [Any.Type] {
         var types: [Any.Type] = []
         var current: Any? = publisher
         while let value = current, types.count < 32 {
             types.append(Swift.type(of: value))
             current = nil
+            if let link = value as? any LedgerChainLink {
+                current = link.ledgerUpstream
+                continue
+            }
+            guard !(Swift.type(of: value) is AnyObject.Type) else { break }
             let children = Mirror(reflecting: value).children
-            for label in ["upstream", "a", "box", "base"] {
+            for label in ["upstream", "a", "box"] {
                 if let child = children.first(where: { $0.label == label }) {
                     current = child.value
                     break
@@ -222,3 +231,12 @@ public enum SubscriptionLedger {
     }
     #endif
 }
+
+/// A Tether class on a publisher chain whose upstream never changes once it is made, so the
+/// debug ledger can name the chain beyond it without reading any mutable state.
+@usableFromInline
+internal protocol LedgerChainLink: AnyObject {
+    /// The publisher this one was made from.
+    var ledgerUpstream: Any { get }
+}
+

@@ -17,7 +17,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
         if let erased = publisher as? AnyPublisher<Output, Failure> {
             self = erased
         } else {
-            box = PublisherBox(publisher)
+            box = PublisherBox.make(publisher)
         }
     }
 
@@ -65,8 +65,17 @@ internal final class PublisherBox<Base: Publisher>: ErasedPublisher {
     @inlinable
     init(_ base: Base) { self.base = base }
 
+    /// Allocates the box behind a call that is never inlined, as ``ErasedSubscriber``'s boxes
+    /// are, so a user's code that stores an erased publisher cannot have it stack-promoted.
+    @inlinable @inline(never)
+    static func make(_ base: Base) -> PublisherBox { PublisherBox(base) }
+
     @inlinable
     func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Output, S.Failure == Base.Failure {
         base.receive(subscriber: subscriber)
     }
+}
+
+extension PublisherBox: LedgerChainLink {
+    @usableFromInline var ledgerUpstream: Any { base }
 }

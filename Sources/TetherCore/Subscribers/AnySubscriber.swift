@@ -20,7 +20,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         if let erased = s as? AnySubscriber<Input, Failure> {
             self = erased
         } else {
-            box = SubscriberBox(s)
+            box = SubscriberBox.make(s)
             combineIdentifier = s.combineIdentifier
         }
     }
@@ -29,7 +29,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// - Parameter s: The subject that receives the subscription, values and completion.
     @inlinable
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
-        box = SubjectBox(s)
+        box = SubjectBox.make(s)
         combineIdentifier = CombineIdentifier()
     }
 
@@ -47,7 +47,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveValue: ((Input) -> Subscribers.Demand)? = nil,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
     ) {
-        box = ClosureSubscriberBox(
+        box = ClosureSubscriberBox.make(
             receiveSubscription: receiveSubscription, receiveValue: receiveValue,
             receiveCompletion: receiveCompletion)
         combineIdentifier = CombineIdentifier()
@@ -93,6 +93,15 @@ extension Subscriber {
     }
 }
 
+/// The box an ``AnySubscriber`` keeps its subscriber in.
+///
+/// Every box is allocated by a `make` function that is `@inlinable` (so it is specialised in the
+/// user's module) but `@inline(never)`. Swift 6.3.1's SIL stack promotion wrongly places an
+/// object on the stack when, after inlining, it is stored into a class instance reached through
+/// a struct argument: exactly what a user's publisher class does with `AnySubscriber(subscriber)`
+/// when Tether's specialised `sink` or operator code inlines its `receive(subscriber:)`. The
+/// box then dangles once that function returns (`Docs/StackPromotionReproducer.md`). Made by a
+/// call that is never inlined, the box is returned from a function and so always escapes.
 @usableFromInline
 internal protocol ErasedSubscriber<Input, Failure>: AnyObject, CustomStringConvertible,
     CustomReflectable
@@ -111,6 +120,10 @@ internal final class SubscriberBox<Base: Subscriber>: ErasedSubscriber {
 
     @inlinable
     init(_ base: Base) { self.base = base }
+
+    /// Allocates the box; see ``ErasedSubscriber`` for why this is never inlined.
+    @inlinable @inline(never)
+    static func make(_ base: Base) -> SubscriberBox { SubscriberBox(base) }
 
     @inlinable
     func receive(subscription: any Subscription) { base.receive(subscription: subscription) }
@@ -132,6 +145,10 @@ internal final class SubjectBox<Base: Subject>: ErasedSubscriber {
 
     @inlinable
     init(_ base: Base) { self.base = base }
+
+    /// Allocates the box; see ``ErasedSubscriber`` for why this is never inlined.
+    @inlinable @inline(never)
+    static func make(_ base: Base) -> SubjectBox { SubjectBox(base) }
 
     @inlinable
     func receive(subscription: any Subscription) { base.send(subscription: subscription) }
@@ -165,6 +182,18 @@ internal final class ClosureSubscriberBox<Input, Failure: Error>: ErasedSubscrib
         onSubscription = receiveSubscription
         onValue = receiveValue
         onCompletion = receiveCompletion
+    }
+
+    /// Allocates the box; see ``ErasedSubscriber`` for why this is never inlined.
+    @inlinable @inline(never)
+    static func make(
+        receiveSubscription: ((any Subscription) -> Void)?,
+        receiveValue: ((Input) -> Subscribers.Demand)?,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    ) -> ClosureSubscriberBox {
+        ClosureSubscriberBox(
+            receiveSubscription: receiveSubscription, receiveValue: receiveValue,
+            receiveCompletion: receiveCompletion)
     }
 
     @inlinable

@@ -210,3 +210,7 @@ extension Publishers.Multicast {
         internal var playgroundDescription: Any { description }
     }
 }
+
+extension Publishers.Multicast: LedgerChainLink {
+    @usableFromInline var ledgerUpstream: Any { upstream }
+}

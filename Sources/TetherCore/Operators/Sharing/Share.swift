@@ -60,3 +60,7 @@ extension Publishers {
         }
     }
 }
+
+extension Publishers.Share: LedgerChainLink {
+    @usableFromInline var ledgerUpstream: Any { upstream }
+}
