@@ -6,8 +6,10 @@
 /// receives the completion at once.
 ///
 /// `send` may be called from any thread. Each subscriber still receives its signals one at a
-/// time: a value sent while the subscriber is busy (from another thread, or from inside its own
-/// `receive`) is delivered after the current call returns, by the thread that is delivering.
+/// time: a `send` from another thread while the subscriber is busy waits for it and then
+/// delivers its own value, so `send` returns once its value has been offered to every
+/// subscriber; a `send` from inside the subscriber's own `receive` is delivered after that call
+/// returns and before the outer `send` does, without nesting calls.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent,
     @unchecked Sendable
 {

@@ -72,10 +72,11 @@ extension SpecializedSubjectParent {
 /// The subject reaches `offer` through its ``SubjectEntry``, so the per-value path runs
 /// specialised for the subscriber's type; requests and cancels come through `any Subscription`.
 ///
-/// Delivery is serialised by a drain loop rather than by a lock held across calls: a value or a
-/// completion that arrives while another is being delivered is queued (its demand already
-/// counted) and delivered by the thread that is delivering, after the current call returns. So
-/// concurrent and reentrant sends never overlap in the subscriber and never recurse.
+/// Calls into the subscriber are serialised by a ``DownstreamTurn``: a thread that sends while
+/// another is delivering waits for its turn and then delivers its own value, and a send made
+/// from inside the subscriber's `receive` on the delivering thread is left with the state
+/// machine and delivered, in order, before the outer call returns. So concurrent and reentrant
+/// sends never overlap in the subscriber, never recurse, and no thread delivers another's values.
 @usableFromInline
 internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectConduitState<Downstream>>,
     SubjectConduitProtocol, Subscription, SpecializedControl,
@@ -95,6 +96,10 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     /// held by the base class, so that `deinit` (which runs unspecialised) looks up no type.
     @usableFromInline
     internal let lock = Locked(())
+
+    /// Whose turn it is to call into the subscriber.
+    @usableFromInline
+    internal let turn = DownstreamTurn()
 
     @usableFromInline
     internal let name: StaticString
@@ -122,30 +127,38 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
         lock.withLock { _ in body(&state) }
     }
 
-    /// Hands the subscription to the subscriber, then delivers whatever arrived meanwhile.
+    /// Hands the subscription to the subscriber, then delivers what it became owed meanwhile.
     @inlinable
     internal func start(_ downstream: Downstream) {
-        downstream.receive(subscription: self)
-        // Settled with a `Bool` in the usual case, as in `offer`.
-        if withMachine({ $0.settle(.none) }) { return }
-        perform(withMachine { $0.next() })
+        _ = turn.run {
+            downstream.receive(subscription: self)
+            drain()
+        }
     }
 
     @inlinable
     internal func offer(_ value: Output) {
-        if let downstream = withMachine({ $0.offer(value) }) {
+        let ranInTurn = turn.run {
+            guard let downstream = withMachine({ $0.take(value) }) else { return }
             let more = downstream.receive(value)
-            // The usual case, nothing arrived meanwhile, settles without building an `Action`
-            // (copying that enum out of the lock costs more than the rest of the send).
+            // The usual case, nothing left meanwhile, settles without building an `Action`.
             if withMachine({ $0.settle(more) }) { return }
-            perform(withMachine { $0.next() })
+            drain()
+        }
+        if !ranInTurn {
+            withMachine { $0.leave(value) }
         }
     }
 
     @inlinable
     internal func finish(_ completion: Subscribers.Completion<Failure>) {
-        if let released = withMachine({ $0.finish(completion) }) {
-            released.downstream?.receive(completion: completion)
+        let ranInTurn = turn.run {
+            if let released = withMachine({ $0.finish(completion) }) {
+                released.downstream?.receive(completion: completion)
+            }
+        }
+        if !ranInTurn {
+            withMachine { $0.leave(completion) }
         }
     }
 
@@ -162,13 +175,12 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     @inlinable
     internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        let (parent, owed) = withMachine { $0.request(demand) }
+        let (parent, owes) = withMachine { $0.request(demand) }
+        // The owed value goes first, before the subject's upstreams are asked and send newer
+        // ones. Asked from inside a delivery on this thread, the delivering frame's drain
+        // picks it up instead.
+        if owes { _ = turn.run { drain() } }
         parent?.acknowledgeDownstreamDemand()
-        if let (value, downstream) = owed {
-            let more = downstream.receive(value)
-            if withMachine({ $0.settle(more) }) { return }
-            perform(withMachine { $0.next() })
-        }
     }
 
     @inlinable
@@ -177,17 +189,17 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
         released.parent?.detach(self)
     }
 
-    /// Runs the drain loop's actions until the machine goes idle.
+    /// Delivers what was left or owed while this thread held the turn, until nothing is.
+    /// Runs only in this thread's turn.
     @inlinable
-    internal func perform(_ action: State.Action) {
-        var action = action
+    internal func drain() {
         while true {
-            switch action {
+            switch withMachine({ $0.next() }) {
             case .idle:
                 return
             case .deliver(let value, let downstream):
                 let more = downstream.receive(value)
-                action = withMachine { $0.delivered(more) }
+                withMachine { $0.add(more) }
             case .complete(let completion, let released):
                 released.downstream?.receive(completion: completion)
                 return
@@ -210,8 +222,10 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
 
 /// The conduit's state machine; every method runs under the conduit's lock and calls nothing.
 ///
-/// Invariant: `latest` (a `CurrentValueSubject`'s owed value) is only ever held while `demand`
-/// is zero, so everything in `queue` is older than it.
+/// Invariants: `left` and `completion` are non-empty only while some thread holds the conduit's
+/// turn (they are what reentrant calls left for it, and it drains them before giving the turn
+/// up); `latest` (a `CurrentValueSubject`'s owed value) is only ever held while `demand` is
+/// zero, or while the turn's holder has yet to drain it.
 @usableFromInline
 internal struct SubjectConduitState<Downstream: Subscriber> {
     @usableFromInline typealias Output = Downstream.Input
@@ -230,14 +244,17 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     internal struct Released {
         @usableFromInline var downstream: Downstream?
         @usableFromInline var parent: (any SubjectConduitParent)?
-        @usableFromInline var queue: [Output]
+        @usableFromInline var left: RingBuffer<Output>
         @usableFromInline var latest: Output?
 
         @inlinable
-        init(downstream: Downstream?, parent: (any SubjectConduitParent)?, queue: [Output], latest: Output?) {
+        init(
+            downstream: Downstream?, parent: (any SubjectConduitParent)?, left: RingBuffer<Output>,
+            latest: Output?
+        ) {
             self.downstream = downstream
             self.parent = parent
-            self.queue = queue
+            self.left = left
             self.latest = latest
         }
     }
@@ -246,14 +263,12 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     @usableFromInline var downstream: Downstream?
     @usableFromInline var parent: (any SubjectConduitParent)?
     @usableFromInline var demand = Subscribers.Demand.none
-    /// A call into the subscriber is under way (initially: handing over the subscription).
-    @usableFromInline var delivering = true
-    /// Values accepted while `delivering`; their demand is already taken.
-    @usableFromInline var queue: [Output] = []
+    /// Values sent from inside a delivery, on the delivering thread; their demand is taken.
+    @usableFromInline var left = RingBuffer<Output>()
     /// `CurrentValueSubject` only: the value owed once demand arrives.
     @usableFromInline var latest: Output?
     @usableFromInline let keepsLatest: Bool
-    /// A completion accepted while `delivering`.
+    /// A completion sent from inside a delivery, on the delivering thread.
     @usableFromInline var completion: Subscribers.Completion<Failure>?
     @usableFromInline var acknowledged = false
 
@@ -265,53 +280,65 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
         self.latest = latest ?? nil
     }
 
-    /// A value from the subject: the subscriber to deliver it to now, or `nil` when it is queued,
-    /// kept as the latest, or dropped for want of demand.
+    /// A value from the subject, in the sender's turn: the subscriber to deliver it to, or `nil`
+    /// when it is kept as the latest or dropped for want of demand.
     @inlinable
-    mutating func offer(_ value: Output) -> Downstream? {
+    mutating func take(_ value: Output) -> Downstream? {
         guard let downstream, completion == nil else { return nil }
         guard demand > 0 else {
             if keepsLatest { latest = value }
             return nil
         }
         demand -= 1
-        if delivering {
-            queue.append(value)
-            return nil
-        }
-        delivering = true
         return downstream
     }
 
-    /// A completion from the subject: what to release and complete now, or `nil` when it waits
-    /// for the delivery under way (or the conduit is already done).
+    /// A value sent from inside a delivery on the delivering thread: kept for that thread's
+    /// drain when there is demand for it (or as the latest), dropped otherwise.
+    @inlinable
+    mutating func leave(_ value: Output) {
+        guard downstream != nil, completion == nil else { return }
+        // An owed latest value is older than this one: it goes ahead of it.
+        if demand > 0, let owed = latest {
+            demand -= 1
+            latest = nil
+            left.append(owed)
+        }
+        guard demand > 0 else {
+            if keepsLatest { latest = value }
+            return
+        }
+        demand -= 1
+        left.append(value)
+    }
+
+    /// A completion sent from inside a delivery on the delivering thread: kept for its drain.
+    @inlinable
+    mutating func leave(_ completion: Subscribers.Completion<Failure>) {
+        guard downstream != nil, self.completion == nil else { return }
+        self.completion = completion
+    }
+
+    /// A completion from the subject, in its sender's turn: what to release and complete now,
+    /// or `nil` when the conduit is already done.
     @inlinable
     mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Released? {
         guard downstream != nil, self.completion == nil else { return nil }
-        if delivering {
-            self.completion = completion
-            return nil
-        }
         return terminate()
     }
 
-    /// A call into the subscriber returned `more` demand: what to deliver next.
+    /// The subscriber returned `more` demand from a delivery.
     @inlinable
-    mutating func delivered(_ more: Subscribers.Demand) -> Action {
-        settle(more) ? .idle : next()
+    mutating func add(_ more: Subscribers.Demand) {
+        if downstream != nil { demand += more }
     }
 
-    /// What to deliver after a delivery that did not ``settle(_:)``: the oldest queued value,
-    /// then the owed latest value, then the completion.
+    /// What to deliver next in the turn: the oldest value left, then the owed latest value,
+    /// then the completion left.
     @inlinable
     mutating func next() -> Action {
-        guard let downstream else {
-            delivering = false
-            return .idle
-        }
-        if !queue.isEmpty {
-            // A drained queue keeps its buffer: steady bursts then cost no allocation.
-            let value = queue.removeFirst()
+        guard let downstream else { return .idle }
+        if let value = left.popFirst() {
             return .deliver(value, downstream)
         }
         if demand > 0, let value = latest {
@@ -322,47 +349,30 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
         if let completion {
             return .complete(completion, terminate())
         }
-        delivering = false
         return .idle
     }
 
-    /// A call into the subscriber returned `more` demand: whether that ends the delivery
-    /// (nothing queued, owed or completed meanwhile). When it does not, ``next()`` says what
-    /// comes next.
+    /// The subscriber returned `more` demand from a delivery: whether the turn can end now
+    /// (nothing left, owed or completed meanwhile). When it cannot, ``next()`` says what comes
+    /// next.
     @inlinable
     mutating func settle(_ more: Subscribers.Demand) -> Bool {
-        guard downstream != nil else {
-            delivering = false
-            return true
-        }
+        guard downstream != nil else { return true }
         demand += more
-        guard queue.isEmpty, completion == nil, latest == nil || demand == .none else { return false }
-        delivering = false
-        return true
+        return left.isEmpty && completion == nil && (latest == nil || demand == .none)
     }
 
-    /// The subscriber asked for more: the parent to tell of first demand, and the owed value to
-    /// deliver now, with the subscriber to deliver it to. (Not an ``Action``: copying that enum
-    /// out of the lock costs more than the rest of the request.)
+    /// The subscriber asked for more: the parent to tell of first demand, and whether the
+    /// owed latest value is now due, to be delivered in a turn.
     @inlinable
     mutating func request(
         _ more: Subscribers.Demand
-    ) -> (parent: (any SubjectConduitParent)?, owed: (Output, Downstream)?) {
-        guard let downstream else { return (nil, nil) }
+    ) -> (parent: (any SubjectConduitParent)?, owes: Bool) {
+        guard downstream != nil else { return (nil, false) }
         demand += more
         let parentToTell = acknowledged ? nil : parent
         acknowledged = true
-        guard let value = latest else { return (parentToTell, nil) }
-        // The owed value is the newest the subscriber has not seen: it goes out now, or after
-        // the delivery under way (behind anything queued, which is older).
-        demand -= 1
-        latest = nil
-        if delivering {
-            queue.append(value)
-            return (parentToTell, nil)
-        }
-        delivering = true
-        return (parentToTell, (value, downstream))
+        return (parentToTell, latest != nil)
     }
 
     @inlinable
@@ -370,9 +380,9 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
         defer {
             downstream = nil
             parent = nil
-            queue = []
+            left = RingBuffer()
             latest = nil
         }
-        return Released(downstream: downstream, parent: parent, queue: queue, latest: latest)
+        return Released(downstream: downstream, parent: parent, left: left, latest: latest)
     }
 }

@@ -42,6 +42,15 @@ final class SubjectSubscriberTests: TetherTestCase {
         cancellable.cancel()
     }
 
+    func testCurrentValueSubjectDeliversItsValueBeforeWhatItsUpstreamSendsOnTheFirstRequest() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let cancellable = (1...3).publisher.subscribe(subject)
+        let recorder = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        subject.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .value(0), .value(1), .value(2), .value(3), .completion(.finished)])
+        cancellable.cancel()
+    }
+
     func testCancelCancelsUpstreamAndReleasesTheSubject() {
         let upstream = RecordingPublisher<Int, Never>()
         weak var weakSubject: PassthroughSubject<Int, Never>?

@@ -56,10 +56,10 @@ internal struct BufferState<Downstream: Subscriber> {
     internal struct Released {
         @usableFromInline var downstream: Downstream
         @usableFromInline var upstream: Upstream
-        @usableFromInline var storage: BufferStorage<Output>
+        @usableFromInline var storage: RingBuffer<Output>
 
         @inlinable
-        init(downstream: Downstream, upstream: Upstream, storage: BufferStorage<Output>) {
+        init(downstream: Downstream, upstream: Upstream, storage: RingBuffer<Output>) {
             self.downstream = downstream
             self.upstream = upstream
             self.storage = storage
@@ -73,7 +73,7 @@ internal struct BufferState<Downstream: Subscriber> {
     /// `nil` once the downstream is completed or has cancelled.
     @usableFromInline var downstream: Downstream?
     @usableFromInline var upstream = Upstream.awaitingSubscription
-    @usableFromInline var storage = BufferStorage<Output>()
+    @usableFromInline var storage = RingBuffer<Output>()
     @usableFromInline var demand = Subscribers.Demand.none
     /// The completion received (or made for an overflow), not yet delivered.
     @usableFromInline var pending: Subscribers.Completion<Failure>?
@@ -220,7 +220,7 @@ internal struct BufferState<Downstream: Subscriber> {
         defer {
             self.downstream = nil
             upstream = .done
-            storage = BufferStorage()
+            storage = RingBuffer()
             pending = nil
             owed = 0
         }

@@ -30,7 +30,7 @@ internal struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
     @usableFromInline var demand = Subscribers.Demand.none
     @usableFromInline var forwarded = Subscribers.Demand.none
     /// Combinations already counted against demand, waiting for the drainer.
-    @usableFromInline var queue = BufferStorage<Slots.Output>()
+    @usableFromInline var queue = RingBuffer<Slots.Output>()
     /// The latest combination has not gone downstream, for want of demand.
     @usableFromInline var stale = false
     @usableFromInline var draining = true

@@ -24,7 +24,7 @@ internal struct DeliveryQueue<Downstream: Subscriber> {
 
     /// `nil` once a completion was handed over or the stream was cancelled.
     @usableFromInline var downstream: Downstream?
-    @usableFromInline var events = BufferStorage<Event>()
+    @usableFromInline var events = RingBuffer<Event>()
     /// Queued events whose scheduled action has run.
     @usableFromInline var ready = 0
     @usableFromInline var draining = false
@@ -71,7 +71,7 @@ internal struct DeliveryQueue<Downstream: Subscriber> {
     /// Ends the stream from the downstream's side: nothing more is delivered.
     /// - Returns: What was held, for the caller to release outside the lock.
     @inlinable
-    mutating func cancel() -> (Downstream?, BufferStorage<Event>) {
+    mutating func cancel() -> (Downstream?, RingBuffer<Event>) {
         defer { release() }
         return (downstream, events)
     }

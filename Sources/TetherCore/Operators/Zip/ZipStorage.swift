@@ -11,7 +11,7 @@ internal typealias ZipStorage<Slots: CombiningSlots, Downstream: Subscriber> =
 internal struct ZipSlot<Value>: CombiningSlot {
     @usableFromInline var oldest: Value?
     /// The values after ``oldest``; empty whenever `oldest` is `nil`.
-    @usableFromInline var rest = BufferStorage<Value>()
+    @usableFromInline var rest = RingBuffer<Value>()
 
     @inlinable
     init() {}

@@ -1,7 +1,7 @@
 /// A first-in, first-out queue on a ring of slots, growing by doubling: appending and removing
 /// at either end cost O(1), so `dropOldest` on a full buffer stays cheap.
 @usableFromInline
-internal struct BufferStorage<Element> {
+internal struct RingBuffer<Element> {
     @usableFromInline var slots: ContiguousArray<Element?> = []
     /// Index of the oldest element.
     @usableFromInline var head = 0
@@ -37,7 +37,7 @@ internal struct BufferStorage<Element> {
 
     @inlinable
     mutating func removeAll() {
-        self = BufferStorage()
+        self = RingBuffer()
     }
 
     @inlinable

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The right to call into one subscriber, taken in turn by the threads that deliver to it.
+///
+/// A subscriber receives its signals one at a time. When several threads deliver to the same
+/// subscriber (senders into a subject, a `CurrentValueSubject`'s owed value on a request), each
+/// waits for its turn and then makes its own call: no thread delivers another thread's values,
+/// so a `send()` returns once its own value has been offered, and nothing queues up behind a
+/// slow subscriber except threads, which the system schedules fairly.
+///
+/// A call into the subscriber can send again on the same thread (a subscriber that sends into
+/// the subject it listens to). Taking the turn again would deadlock, and calling straight in
+/// would nest without bound; instead ``run(_:)`` returns `false`, and the caller leaves its
+/// signal with the state machine, which the thread holding the turn delivers, in order, before
+/// it gives the turn up. So a reentrant send is delivered before the outer `send()` returns, at
+/// a constant stack depth.
+///
+/// This is the one place in Tether where a call-out happens while a lock is held: the lock here
+/// guards no state, only whose turn it is, and every path that could take it again on the same
+/// thread is turned away before it waits. State machines keep their own `Locked` and, as
+/// everywhere else, never call out under it.
+@usableFromInline
+internal struct DownstreamTurn: ~Copyable, @unchecked Sendable {
+    /// Held for the length of a turn.
+    @usableFromInline
+    internal let gate = Locked(())
+
+    /// The identity of the thread whose turn it is, or zero. Only the holder writes its own
+    /// identity, so a thread that reads its own identity here holds the turn; any other value
+    /// means it does not, whatever another thread is doing.
+    @usableFromInline
+    internal let holder = Atomic<UInt>(0)
+
+    @inlinable
+    internal init() {}
+
+    /// Runs `body` in this thread's turn, waiting for another thread's turn to end first.
+    /// - Returns: `false`, without running `body`, when this thread holds the turn already:
+    ///   the caller is inside a call into the subscriber, and leaves its signal for the
+    ///   delivering frame to pick up.
+    @inlinable
+    internal func run(_ body: () -> Void) -> Bool {
+        let thread = DownstreamTurn.currentThread
+        if holder.load(ordering: .relaxed) == thread { return false }
+        gate.withLock { _ in
+            holder.store(thread, ordering: .relaxed)
+            body()
+            holder.store(0, ordering: .relaxed)
+        }
+        return true
+    }
+
+    /// A number that identifies the calling thread among the threads alive now.
+    @inlinable
+    internal static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #elseif canImport(Glibc) || canImport(Musl)
+        UInt(pthread_self())
+        #else
+        1
+        #endif
+    }
+}
