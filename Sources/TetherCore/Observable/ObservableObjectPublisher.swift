@@ -6,8 +6,10 @@
 /// As in Combine, the publisher signals "about to change" rather than producing values to be
 /// counted: once a subscriber has requested any demand at all, it receives every ``send()``.
 /// A subscriber that has requested nothing receives nothing. `send()` may be called from any
-/// thread; each subscriber still receives its signals one at a time, and a `send()` made from
-/// inside a subscriber's `receive` reaches that subscriber after the current call returns.
+/// thread; each subscriber still receives its signals one at a time (a `send()` from another
+/// thread waits for the call under way, then delivers its own signal), and a `send()` made from
+/// inside a subscriber's `receive` reaches that subscriber after the current call returns and
+/// before the outer `send()` does.
 /// Subscriptions hold the publisher weakly, so subscribing keeps no object alive.
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// The kind of values published by this publisher: `Void`, a bare "will change" signal.
@@ -56,9 +58,9 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
 extension ObservableObjectPublisher {
     /// One subscriber's subscription.
     ///
-    /// A signal is a `Void`, so the queue of signals that arrive while the subscriber is busy is
-    /// a counter: the delivering thread keeps calling the subscriber until it is spent. The
-    /// class is not generic (the subscriber is type-erased once, on subscription) so that the
+    /// Calls into the subscriber are serialised by a ``DownstreamTurn``. A signal is a `Void`, so
+    /// what a reentrant `send()` leaves for the delivering thread is a counter. The class is not
+    /// generic (the subscriber is type-erased once, on subscription) so that the
     /// per-signal path, reached through the publisher's list, runs as specialised code instead
     /// of instantiating generic metadata on every call.
     @usableFromInline
@@ -74,9 +76,7 @@ extension ObservableObjectPublisher {
             @usableFromInline weak var parent: ObservableObjectPublisher?
             /// Set by the first request: from then on every signal is delivered.
             @usableFromInline var active = false
-            /// A call into the subscriber is under way (initially: handing over the subscription).
-            @usableFromInline var delivering = true
-            /// Signals accepted while `delivering`.
+            /// Signals sent from inside a delivery, on the delivering thread.
             @usableFromInline var owed = 0
 
             @inlinable
@@ -89,6 +89,10 @@ extension ObservableObjectPublisher {
         @usableFromInline
         internal let state: Locked<State>
 
+        /// Whose turn it is to call into the subscriber.
+        @usableFromInline
+        internal let turn = DownstreamTurn()
+
         @inlinable
         internal init(downstream: Downstream, parent: ObservableObjectPublisher) {
             state = Locked(State(downstream: downstream, parent: parent))
@@ -99,37 +103,35 @@ extension ObservableObjectPublisher {
             SubscriptionLedger.leave(self)
         }
 
-        /// Hands the subscription over, then delivers the signals that arrived meanwhile.
+        /// Hands the subscription over, then delivers the signals sent meanwhile.
         @inlinable
         internal func start(_ downstream: Downstream) {
-            downstream.receive(subscription: self)
-            drain()
+            _ = turn.run {
+                downstream.receive(subscription: self)
+                drain()
+            }
         }
 
         @inlinable
         internal func signal() {
-            let target = state.withLock { state -> Downstream? in
-                guard let downstream = state.downstream, state.active else { return nil }
-                if state.delivering {
-                    state.owed += 1
-                    return nil
-                }
-                state.delivering = true
-                return downstream
+            let ranInTurn = turn.run {
+                guard let target = state.withLock({ $0.active ? $0.downstream : nil }) else { return }
+                _ = target.receive()
+                drain()
             }
-            guard let target else { return }
-            _ = target.receive()
-            drain()
+            if !ranInTurn {
+                state.withLock { state in
+                    if state.downstream != nil, state.active { state.owed += 1 }
+                }
+            }
         }
 
-        /// Delivers owed signals until none is left, then marks the conduit idle.
+        /// Delivers the signals sent from inside deliveries until none is left. Runs only in
+        /// this thread's turn.
         @inlinable
         internal func drain() {
             while let target = state.withLock({ state -> Downstream? in
-                guard let downstream = state.downstream, state.owed > 0 else {
-                    state.delivering = false
-                    return nil
-                }
+                guard let downstream = state.downstream, state.owed > 0 else { return nil }
                 state.owed -= 1
                 return downstream
             }) {

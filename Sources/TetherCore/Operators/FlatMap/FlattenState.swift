@@ -51,9 +51,15 @@ internal struct FlattenSlot {
     @usableFromInline var subscription: (any Subscription)?
     /// The inner was asked for `.unlimited`: it needs no further requests.
     @usableFromInline var unlimited = false
+    /// A `Just` taken without a subscription (``FlattenState/immediate(_:)``) whose value waits
+    /// in the buffer: it holds its place among the inners until that value is delivered.
+    @usableFromInline var immediate = false
 
     @inlinable
     init() {}
+
+    @inlinable
+    init(immediate: Bool) { self.immediate = immediate }
 }
 
 /// The state machine behind ``Publishers/FlatMap`` and ``Publishers/SwitchToLatest``.
@@ -114,7 +120,7 @@ internal struct FlattenState<Value, Failure: Error> {
     /// Downstream demand not yet used by a delivered value.
     @usableFromInline var demand = Subscribers.Demand.none
     /// Values that arrived while the token was held or without demand, in arrival order.
-    @usableFromInline var buffer: [(index: Int, value: Value)] = []
+    @usableFromInline var buffer = RingBuffer<(index: Int, value: Value)>()
     /// The drain token: someone is calling the downstream (at first: handing the subscription).
     @usableFromInline var delivering = true
     /// A completion decided while the token was held, for the holder to deliver.
@@ -278,14 +284,19 @@ internal struct FlattenState<Value, Failure: Error> {
     }
 
     /// The upstream sent a publisher whose one value is at hand (a `Just`): it arrives as an
-    /// inner's value would, without a subscription, under a fresh index that has no slot;
-    /// ``immediateFinished()`` then stands for that inner's completion. `switchToLatest` also
-    /// returns the previous inner to cancel, as ``reserve()`` does.
+    /// inner's value would, without a subscription. Delivered now, it has no slot, and
+    /// ``immediateFinished()`` then stands for that inner's completion. Buffered (no demand, or
+    /// the token is held), it keeps a slot, as a subscribed `Just` would stay among the inners
+    /// until asked for its value: so a bounded `flatMap` asks its upstream for no more
+    /// publishers than it may hold, and the buffer never holds more values than inners. Its
+    /// completion then comes with its value's delivery (``popBuffered()``). `switchToLatest`
+    /// also returns the previous inner to cancel, as ``reserve()`` does.
     @inlinable
     mutating func immediate(_ value: Value) -> (verdict: InnerValue, cancels: [any Subscription]) {
         guard !terminated, case .live = upstream else { return (.drop, []) }
         let (index, cancels) = arrive()
         guard !delivering, buffer.isEmpty, demand > 0 else {
+            inners[index] = Slot(immediate: true)
             buffer.append((index, value))
             return (.buffered, cancels)
         }
@@ -485,12 +496,22 @@ internal struct FlattenState<Value, Failure: Error> {
         return .max(1)
     }
 
-    /// Takes the oldest buffered value, using one demand, with the request that replaces it.
+    /// Takes the oldest buffered value, using one demand, with the request that replaces it:
+    /// to its inner for its next value, or, for a buffered `Just` (which finishes with it), to
+    /// a bounded `flatMap`'s upstream for the next publisher.
     @inlinable
     mutating func popBuffered() -> (Value, (subscription: any Subscription, demand: Subscribers.Demand)?)? {
-        guard !buffer.isEmpty else { return nil }
-        let (index, value) = buffer.removeFirst()
+        guard let (index, value) = buffer.popFirst() else { return nil }
         demand -= 1
+        if inners[index]?.immediate == true {
+            inners[index] = nil
+            if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited,
+                case .live = upstream, let subscription = upstreamSubscription
+            {
+                return (value, (subscription, .max(1)))
+            }
+            return (value, nil)
+        }
         guard let slot = inners[index], let subscription = slot.subscription else { return (value, nil) }
         let ask = reask(index, slot)
         return (value, ask > 0 ? (subscription, ask) : nil)

@@ -116,17 +116,16 @@ where
         return .none
     }
 
-    /// An inner publisher whose one value is at hand: delivered (or queued) as an inner's value
-    /// would be, then that inner counts as finished.
+    /// An inner publisher whose one value is at hand: delivered as an inner's value would be,
+    /// and then that inner counts as finished; or buffered, when it stays among the inners until
+    /// its value is delivered (see ``FlattenState/immediate(_:)``).
     @inlinable
     internal func receiveImmediate(_ value: NewPublisher.Output) {
         let (verdict, cancels) = withMachine { $0.immediate(value) }
         for subscription in cancels { subscription.cancel() }
         switch verdict {
-        case .drop:
+        case .drop, .buffered:
             return
-        case .buffered:
-            break
         case .deliver:
             let more = downstreamEntry(self, .value(value))
             if settled(withMachine { $0.settleImmediate(more) }) { return }
