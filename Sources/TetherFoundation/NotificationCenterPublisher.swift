@@ -82,12 +82,15 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         var downstream: Downstream?
         var demand: Subscribers.Demand = .none
         var observer: Observer = .none
-        /// Notifications taken against demand, waiting for the thread that is delivering.
-        var queue: [Notification] = []
-        var delivering = false
+        /// Notifications posted from inside a delivery, on the delivering thread; their demand
+        /// is taken.
+        var left = RingBuffer<Notification>()
     }
 
     private let state: Locked<State>
+    /// Whose turn it is to call into the subscriber: a notification posted on another thread
+    /// while one is delivered waits, then is delivered by its own thread.
+    private let turn = DownstreamTurn()
     private let publisher: NotificationCenter.Publisher
 
     init(downstream: Downstream, publisher: NotificationCenter.Publisher) {
@@ -129,46 +132,52 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     }
 
     func receive(_ notification: Notification) {
-        let deliverer = state.withLock { state -> Downstream? in
-            guard state.downstream != nil, state.demand > 0 else { return nil }
-            state.demand -= 1
-            state.queue.append(notification)
-            guard !state.delivering else { return nil }
-            state.delivering = true
-            return state.downstream
+        let ranInTurn = turn.run {
+            let target = state.withLock { state -> Downstream? in
+                guard state.downstream != nil, state.demand > 0 else { return nil }
+                state.demand -= 1
+                return state.downstream
+            }
+            guard let target else { return }
+            add(target.receive(notification))
+            while let (next, downstream) = takeLeft() {
+                add(downstream.receive(next))
+            }
         }
-        guard let downstream = deliverer else { return }
-        while let next = takeNext() {
-            let more = downstream.receive(next)
-            if more > 0 {
-                state.withLock { state in
-                    if state.downstream != nil {
-                        state.demand += more
-                    }
-                }
+        if !ranInTurn {
+            state.withLock { state in
+                guard state.downstream != nil, state.demand > 0 else { return }
+                state.demand -= 1
+                state.left.append(notification)
             }
         }
     }
 
-    /// The next queued notification, or `nil` after handing delivery back.
-    private func takeNext() -> Notification? {
-        state.withLock { state -> Notification? in
-            guard state.downstream != nil, !state.queue.isEmpty else {
-                state.delivering = false
-                return nil
-            }
-            return state.queue.removeFirst()
+    private func add(_ more: Subscribers.Demand) {
+        guard more > 0 else { return }
+        state.withLock { state in
+            if state.downstream != nil { state.demand += more }
+        }
+    }
+
+    /// The oldest notification posted from inside a delivery, with the subscriber to give it to.
+    private func takeLeft() -> (Notification, Downstream)? {
+        state.withLock { state -> (Notification, Downstream)? in
+            guard let downstream = state.downstream, let next = state.left.popFirst() else { return nil }
+            return (next, downstream)
         }
     }
 
     func cancel() {
-        let (released, observer, dropped) = state.withLock { state -> (Downstream?, Observer, [Notification]) in
+        // What the state held is released outside the lock, with these locals.
+        let (released, observer, dropped) = state.withLock {
+            state -> (Downstream?, Observer, RingBuffer<Notification>) in
             defer {
                 state.downstream = nil
                 state.observer = .none
-                state.queue = []
+                state.left = RingBuffer()
             }
-            return (state.downstream, state.observer, state.queue)
+            return (state.downstream, state.observer, state.left)
         }
         guard released != nil else { return }
         _ = dropped

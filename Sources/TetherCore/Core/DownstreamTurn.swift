@@ -27,26 +27,26 @@ import Synchronization
 /// thread is turned away before it waits. State machines keep their own `Locked` and, as
 /// everywhere else, never call out under it.
 @usableFromInline
-internal struct DownstreamTurn: ~Copyable, @unchecked Sendable {
+package struct DownstreamTurn: ~Copyable, @unchecked Sendable {
     /// Held for the length of a turn.
     @usableFromInline
-    internal let gate = Locked(())
+    package let gate = Locked(())
 
     /// The identity of the thread whose turn it is, or zero. Only the holder writes its own
     /// identity, so a thread that reads its own identity here holds the turn; any other value
     /// means it does not, whatever another thread is doing.
     @usableFromInline
-    internal let holder = Atomic<UInt>(0)
+    package let holder = Atomic<UInt>(0)
 
     @inlinable
-    internal init() {}
+    package init() {}
 
     /// Runs `body` in this thread's turn, waiting for another thread's turn to end first.
     /// - Returns: `false`, without running `body`, when this thread holds the turn already:
     ///   the caller is inside a call into the subscriber, and leaves its signal for the
     ///   delivering frame to pick up.
     @inlinable
-    internal func run(_ body: () -> Void) -> Bool {
+    package func run(_ body: () -> Void) -> Bool {
         let thread = DownstreamTurn.currentThread
         if holder.load(ordering: .relaxed) == thread { return false }
         gate.withLock { _ in
@@ -59,7 +59,7 @@ internal struct DownstreamTurn: ~Copyable, @unchecked Sendable {
 
     /// A number that identifies the calling thread among the threads alive now.
     @inlinable
-    internal static var currentThread: UInt {
+    package static var currentThread: UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #elseif canImport(Glibc) || canImport(Musl)
