@@ -34,10 +34,18 @@ struct DescribingPublisher<Output, Failure: Error>: Publisher {
 final class ManualPublisher<Output, Failure: Error>: Publisher {
     private(set) var subscriber: AnySubscriber<Output, Failure>?
 
+    /// The subscriber as given, for operators that are their own subscription, to reach that
+    /// subscription before it has gone downstream.
+    private(set) var given: Any?
+
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         self.subscriber = AnySubscriber(subscriber)
+        given = subscriber
     }
 
     /// Forgets the subscriber.
-    func release() { subscriber = nil }
+    func release() {
+        subscriber = nil
+        given = nil
+    }
 }
