@@ -162,4 +162,30 @@ final class OutputDropTests: TetherTestCase {
         XCTAssertEqual(Optional(4).publisher.output(at: 0).output, 4)
         XCTAssertEqual(Optional(4).publisher.drop { $0 > 5 }.output, 4)
     }
+
+    func testSignalsAndACancelBeforeTheSubscriptionAreIgnored() {
+        func check<P: Publisher>(_ name: String, _ make: (ManualPublisher<Int, Never>) -> P)
+        where P.Output == Int, P.Failure == Never {
+            let publisher = ManualPublisher<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            make(publisher).subscribe(recorder)
+            XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none, name)
+            publisher.subscriber?.receive(completion: .finished)
+            let early = publisher.given as? any Subscription
+            early?.request(.max(1))
+            early?.cancel()
+            XCTAssertEqual(recorder.events, [], name)
+
+            let subscription = RecordingSubscription()
+            publisher.subscriber?.receive(subscription: subscription)
+            XCTAssertEqual(subscription.events, [.requested(.unlimited)], name)
+            publisher.subscriber?.receive(completion: .finished)
+            XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)], name)
+            publisher.release()
+        }
+        check("DropWhile") { $0.drop { _ in true } }
+        check("TryDropWhile") { $0.tryDrop { _ in true }.catch { _ in Empty() } }
+        check("Drop") { $0.dropFirst(2) }
+        check("Output") { $0.prefix(Int.max) }
+    }
 }
