@@ -64,6 +64,15 @@ internal struct DeliveryGate: ~Copyable, Sendable {
         return old & Self.stopped == 0
     }
 
+    /// Serial path, before a value, for an operator that delivers a value arriving before the
+    /// subscription (as some of Combine's do): nothing but the serial path can have touched the
+    /// state before the subscription, so it is the serial path's.
+    /// - Returns: `false` once the stream has stopped; the caller must then leave the state alone.
+    @inlinable
+    internal func enterEvenBeforeSubscription() -> Bool {
+        bits.bitwiseOr(Self.delivering, ordering: .acquiringAndReleasing).oldValue & Self.stopped == 0
+    }
+
     /// Serial path, after a delivery that `enter` or `open` began.
     /// - Returns: `true` when the stream stopped meanwhile; the caller must release the state.
     @inlinable

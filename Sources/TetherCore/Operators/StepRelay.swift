@@ -51,17 +51,6 @@ internal enum DemandPolicy: Sendable {
     }
 }
 
-/// What a ``StepRelay`` does with a signal that breaks the contract by arriving before the
-/// upstream's subscription, as its Combine counterpart does.
-@usableFromInline
-internal enum BeforeSubscription: Sendable {
-    /// A value, a completion or a request traps; a `cancel` ends the relay, so the subscription
-    /// is cancelled when it comes (`prefix(while:)`, `tryPrefix(while:)`).
-    case trap
-    /// A value (which gets `.none` back), a completion, a request and a `cancel` are all ignored.
-    case ignore
-}
-
 /// The subscription behind the operators that look at each value once and decide, with a
 /// ``StepVerdict``, whether to pass it, drop it, or end the stream: `output(in:)`/`prefix(_:)`,
 /// `prefix(while:)`, `dropFirst`, `drop(while:)` and their `try` forms.
@@ -71,8 +60,9 @@ internal enum BeforeSubscription: Sendable {
 /// upstream's serial signal path and are handed over through a ``DeliveryGate``, so a value
 /// takes no lock unless the ``DemandPolicy`` caps returned demand.
 ///
-/// A signal before the subscription is handled as ``BeforeSubscription`` says; a completion or
-/// value after the end is ignored, and a second subscription is cancelled.
+/// A signal before the subscription is handled as ``BeforeSubscription`` says, where the
+/// forwarding cases act as `.ignore` (no operator built on it forwards such signals in Combine);
+/// a completion or value after the end is ignored, and a second subscription is cancelled.
 @usableFromInline
 internal final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
