@@ -140,4 +140,27 @@ final class CollectAndReplaceTests: TetherTestCase {
         XCTAssertEqual(Just(1).replaceEmpty(with: 2), Just(1).replaceEmpty(with: 2))
         XCTAssertNotEqual(Just(1).replaceError(with: 2), Just(1).replaceError(with: 3))
     }
+
+    func testReplacingOperatorsIgnoreSignalsAndACancelBeforeTheSubscription() {
+        func check(_ name: String, _ make: (ManualPublisher<Int, TestError>) -> AnyPublisher<Int, Never>) {
+            let publisher = ManualPublisher<Int, TestError>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            make(publisher).subscribe(recorder)
+            XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none, name)
+            publisher.subscriber?.receive(completion: .failure(TestError(id: 1)))
+            let early = publisher.given as? any Subscription
+            early?.request(.max(1))
+            early?.cancel()
+            XCTAssertEqual(recorder.events, [], name)
+
+            let subscription = RecordingSubscription()
+            publisher.subscriber?.receive(subscription: subscription)
+            publisher.subscriber?.receive(completion: .finished)
+            XCTAssertEqual(subscription.events, [.requested(.unlimited)], name)
+            XCTAssertEqual(recorder.events, [.subscription, .value(9), .completion(.finished)], name)
+            publisher.release()
+        }
+        check("ReplaceError") { $0.replaceError(with: 9).append(9).eraseToAnyPublisher() }
+        check("ReplaceEmpty") { $0.replaceEmpty(with: 9).replaceError(with: 0).eraseToAnyPublisher() }
+    }
 }
