@@ -146,17 +146,10 @@ final class CollectAndReplaceTests: TetherTestCase {
             let publisher = ManualPublisher<Int, TestError>()
             let recorder = RecordingSubscriber<Int, Never>()
             make(publisher).subscribe(recorder)
-            XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none, name)
-            publisher.subscriber?.receive(completion: .failure(TestError(id: 1)))
-            let early = publisher.given as? any Subscription
-            early?.request(.max(1))
-            early?.cancel()
+            let demand = publisher.signalBeforeSubscription(1, .failure(TestError(id: 1)))
+            XCTAssertEqual(demand, Subscribers.Demand.none, name)
             XCTAssertEqual(recorder.events, [], name)
-
-            let subscription = RecordingSubscription()
-            publisher.subscriber?.receive(subscription: subscription)
-            publisher.subscriber?.receive(completion: .finished)
-            XCTAssertEqual(subscription.events, [.requested(.unlimited)], name)
+            XCTAssertEqual(publisher.subscribeAndFinish(), [.requested(.unlimited)], name)
             XCTAssertEqual(recorder.events, [.subscription, .value(9), .completion(.finished)], name)
             publisher.release()
         }

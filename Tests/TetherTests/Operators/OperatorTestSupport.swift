@@ -49,3 +49,28 @@ final class ManualPublisher<Output, Failure: Error>: Publisher {
         given = nil
     }
 }
+
+extension ManualPublisher {
+    /// Breaks the contract before any subscription: sends `value` and `completion` to the
+    /// operator, then requests from and cancels the operator's own subscription.
+    /// - Returns: The demand the operator returned for `value`.
+    func signalBeforeSubscription(
+        _ value: Output, _ completion: Subscribers.Completion<Failure>
+    ) -> Subscribers.Demand? {
+        let demand = subscriber?.receive(value)
+        subscriber?.receive(completion: completion)
+        let early = given as? any Subscription
+        early?.request(.max(1))
+        early?.cancel()
+        return demand
+    }
+
+    /// Hands the operator a fresh subscription, then finishes.
+    /// - Returns: What the subscription was asked.
+    func subscribeAndFinish() -> [SubscriptionEvent] {
+        let subscription = RecordingSubscription()
+        subscriber?.receive(subscription: subscription)
+        subscriber?.receive(completion: .finished)
+        return subscription.events
+    }
+}

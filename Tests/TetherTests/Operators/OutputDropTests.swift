@@ -169,17 +169,9 @@ final class OutputDropTests: TetherTestCase {
             let publisher = ManualPublisher<Int, Never>()
             let recorder = RecordingSubscriber<Int, Never>()
             make(publisher).subscribe(recorder)
-            XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none, name)
-            publisher.subscriber?.receive(completion: .finished)
-            let early = publisher.given as? any Subscription
-            early?.request(.max(1))
-            early?.cancel()
+            XCTAssertEqual(publisher.signalBeforeSubscription(1, .finished), Subscribers.Demand.none, name)
             XCTAssertEqual(recorder.events, [], name)
-
-            let subscription = RecordingSubscription()
-            publisher.subscriber?.receive(subscription: subscription)
-            XCTAssertEqual(subscription.events, [.requested(.unlimited)], name)
-            publisher.subscriber?.receive(completion: .finished)
+            XCTAssertEqual(publisher.subscribeAndFinish(), [.requested(.unlimited)], name)
             XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)], name)
             publisher.release()
         }
