@@ -6,7 +6,8 @@ extension Publishers {
     /// demand the subscriber made that `prefix` did not meet. A failure of either ends the
     /// stream; `suffix` is then never subscribed. Requests go to whichever publisher is current.
     /// Failures pass through as `Prefix.Failure`. Signals go out on the thread that delivers the
-    /// current publisher's signal. Requesting `.none` traps.
+    /// current publisher's signal. A request for `.none` is passed on to the current publisher,
+    /// as in Combine.
     ///
     /// As in Combine, a value (answered with `.none`) or a completion that comes from `prefix`
     /// before its subscription, or from `suffix` before its own, is ignored.
@@ -201,7 +202,7 @@ extension Publishers.Concatenate {
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: Concatenate was asked for .none")
+            // Combine passes even a request for `.none` on to the current publisher.
             let current = control.withLock { control -> (any Subscription)? in
                 switch control.phase {
                 case .prefix(let subscription), .suffix(let subscription):

@@ -183,4 +183,14 @@ final class UntilOutputConcatenateTests: TetherTestCase {
         prefix.release()
         suffix.release()
     }
+
+    func testConcatenatePassesARequestForNoneOnToTheCurrentPublisher() {
+        let prefix = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
+        prefix.append(Empty()).subscribe(recorder)
+        recorder.request(.none)
+        XCTAssertEqual(prefix.subscription?.events, [.requested(.max(2)), .requested(.none)])
+        recorder.cancel()
+        prefix.releaseSubscribers()
+    }
 }
