@@ -26,7 +26,7 @@ internal enum ReductionStep: Sendable {
 /// - When the upstream finishes, the result (if any) and `.finished` go down once the downstream
 ///   has requested something; until then both wait, and the first request delivers them.
 ///   Later requests change nothing, since at most one value ever goes down. A request for
-///   `.none` counts as no request.
+///   `.none` traps.
 /// - A settled step cancels the upstream and then behaves like a finish.
 /// - A throwing step cancels the upstream and fails the downstream with the error; an upstream
 ///   failure is passed on without demand.
@@ -265,7 +265,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        guard demand > 0 else { return }
+        precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         // One decision under the lock, so a finish that parks meanwhile cannot be missed.
         let parked = link.withLock { link -> (Downstream, Output?)? in
             switch link {

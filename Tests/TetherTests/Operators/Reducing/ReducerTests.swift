@@ -40,8 +40,6 @@ final class ReducerTests: TetherTestCase {
         let recorder = RecordingSubscriber<Int, Never>(demand: .none)
         Empty<Int, Never>().eraseToAnyPublisher().max().subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription])
-        recorder.request(.none)
-        XCTAssertEqual(recorder.events, [.subscription])
         recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
     }
