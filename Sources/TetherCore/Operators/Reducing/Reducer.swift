@@ -320,18 +320,22 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     /// and it waits for a request; before that it shows `nil` (a count of 0).
     @usableFromInline
     internal var customMirror: Mirror {
-        let (downstream, settled, status) = link.withLock { link -> (Downstream?, Output?, String) in
+        // Only references are taken under the lock: describing them may run user code.
+        let (downstream, settled, upstream) = link.withLock {
+            link -> (Downstream?, Output?, (any Subscription)??) in
             switch link {
-            case .awaitingSubscription:
-                return (owned?.downstream, nil, "awaitingSubscription")
-            case .subscribed(let upstream, _):
-                return (owned?.downstream, nil, "subscribed(\(upstream))")
-            case .parked(let downstream, let result):
-                return (downstream, result, "terminal")
-            case .terminal:
-                return (nil, nil, "terminal")
+            case .awaitingSubscription: (owned?.downstream, nil, .some(nil))
+            case .subscribed(let upstream, _): (owned?.downstream, nil, upstream)
+            case .parked(let downstream, let result): (downstream, result, nil)
+            case .terminal: (nil, nil, nil)
             }
         }
+        let status =
+            switch upstream {
+            case .some(.some(let upstream)): "subscribed(\(upstream))"
+            case .some(.none): "awaitingSubscription"
+            case .none: "terminal"
+            }
         switch reflection {
         case .fold:
             let children: KeyValuePairs<String, Any> = [
