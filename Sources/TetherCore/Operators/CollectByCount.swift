@@ -9,6 +9,9 @@ extension Publishers {
     /// before `.finished`. An upstream failure drops the buffer and passes through as
     /// `Upstream.Failure`. Arrays go out on the thread that delivers the upstream's signals.
     /// Completion or cancellation releases the subscriber and the buffer.
+    ///
+    /// As in Combine, a value that arrives before the upstream's subscription is ignored
+    /// (answered with `.none`), and a completion is passed on.
     public struct CollectByCount<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: up to `count` elements at a time.
         public typealias Output = [Upstream.Output]
@@ -102,7 +105,7 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard gate.enter("CollectByCount"), let downstream else { return .none }
+            guard gate.enterIfSubscribed(), let downstream else { return .none }
             buffer.append(input)
             var demand = Subscribers.Demand.none
             if buffer.count == count {
@@ -125,12 +128,9 @@ extension Publishers.CollectByCount {
                 return link
             }
             switch previous {
-            case .awaitingSubscription:
-                preconditionFailure(
-                    "A publisher must send the subscription before its completion: CollectByCount received the completion first")
             case .terminal:
                 return
-            case .subscribed:
+            case .awaitingSubscription, .subscribed:
                 gate.stopFromSerialPath()
                 let (downstream, rest) = (self.downstream, buffer)
                 release()

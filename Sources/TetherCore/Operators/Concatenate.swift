@@ -6,7 +6,11 @@ extension Publishers {
     /// demand the subscriber made that `prefix` did not meet. A failure of either ends the
     /// stream; `suffix` is then never subscribed. Requests go to whichever publisher is current.
     /// Failures pass through as `Prefix.Failure`. Signals go out on the thread that delivers the
-    /// current publisher's signal. Requesting `.none` traps.
+    /// current publisher's signal. A request for `.none` is passed on to the current publisher,
+    /// as in Combine.
+    ///
+    /// As in Combine, a value (answered with `.none`) or a completion that comes from `prefix`
+    /// before its subscription, or from `suffix` before its own, is ignored.
     public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
     where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
         /// The kind of values published by this publisher: the prefix's and the suffix's.
@@ -142,9 +146,22 @@ extension Publishers.Concatenate {
 
         @inlinable
         internal func receive(_ input: Output) -> Subscribers.Demand {
-            guard gate.enter("Concatenate"), let owned else { return .none }
-            let demand = owned.downstream.receive(input)
-            control.withLock { $0.unmet = $0.unmet - 1 + demand }
+            guard gate.enterIfSubscribed(), let owned else { return .none }
+            // The one lock a value takes: it also turns away a value from a publisher that is
+            // not current (the suffix before its subscription, the prefix after its finish).
+            let current = control.withLock { control -> Bool in
+                switch control.phase {
+                case .prefix, .suffix:
+                    control.unmet -= 1
+                    return true
+                case .awaitingPrefix, .awaitingSuffix, .terminal:
+                    return false
+                }
+            }
+            let demand = current ? owned.downstream.receive(input) : .none
+            if demand > 0 {
+                control.withLock { $0.unmet += demand }
+            }
             if gate.leave() {
                 self.owned = nil
                 return .none
@@ -164,10 +181,7 @@ extension Publishers.Concatenate {
                 return previous
             }
             switch (previous, completion) {
-            case (.awaitingPrefix, _), (.awaitingSuffix, _):
-                preconditionFailure(
-                    "A publisher must send the subscription before its completion: Concatenate received the completion first")
-            case (.terminal, _):
+            case (.awaitingPrefix, _), (.awaitingSuffix, _), (.terminal, _):
                 return
             case (.prefix, .finished):
                 // Take the suffix as a delivery, so a concurrent cancel cannot release it under
@@ -188,7 +202,7 @@ extension Publishers.Concatenate {
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: Concatenate was asked for .none")
+            // Combine passes even a request for `.none` on to the current publisher.
             let current = control.withLock { control -> (any Subscription)? in
                 switch control.phase {
                 case .prefix(let subscription), .suffix(let subscription):

@@ -6,6 +6,10 @@ extension Publishers {
     /// upstream and fails with the decoder's error; upstream failures are republished as
     /// `any Error`. Decoding runs on the thread that delivers the upstream value. Completion or
     /// cancellation releases the subscriber and the decoder.
+    ///
+    /// As in Combine, a value or a completion that arrives before the upstream's subscription is
+    /// still passed on (the value transformed, a throw failing the subscriber); a request or a
+    /// `cancel` before the subscription is ignored.
     public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: Publisher
     where Upstream.Output == Coder.Input {
         /// The kind of errors this publisher might publish: a decoding error or the upstream's.
@@ -35,7 +39,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = self.decoder
             upstream.subscribe(
-                TryRelay<Upstream.Output, Upstream.Failure, S>(name: "Decode", downstream: subscriber) {
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "Decode", downstream: subscriber, beforeSubscription: .forwardAll
+                ) {
                     try decoder.decode(Output.self, from: $0)
                 })
         }

@@ -49,6 +49,30 @@ internal struct DeliveryGate: ~Copyable, Sendable {
         return old & Self.stopped == 0
     }
 
+    /// Serial path, before a value, for an operator that ignores a value arriving before the
+    /// subscription (as Combine's reducers do) instead of trapping.
+    /// - Returns: `false` before the subscription and once the stream has stopped; the caller
+    ///   must then leave the state alone.
+    @inlinable
+    internal func enterIfSubscribed() -> Bool {
+        let old = bits.bitwiseOr(Self.delivering, ordering: .acquiringAndReleasing).oldValue
+        guard old & Self.subscribed != 0 else {
+            // Nothing else delivers before the subscription, so the bit was clear: clear it again.
+            bits.bitwiseAnd(~Self.delivering, ordering: .acquiringAndReleasing)
+            return false
+        }
+        return old & Self.stopped == 0
+    }
+
+    /// Serial path, before a value, for an operator that delivers a value arriving before the
+    /// subscription (as some of Combine's do): nothing but the serial path can have touched the
+    /// state before the subscription, so it is the serial path's.
+    /// - Returns: `false` once the stream has stopped; the caller must then leave the state alone.
+    @inlinable
+    internal func enterEvenBeforeSubscription() -> Bool {
+        bits.bitwiseOr(Self.delivering, ordering: .acquiringAndReleasing).oldValue & Self.stopped == 0
+    }
+
     /// Serial path, after a delivery that `enter` or `open` began.
     /// - Returns: `true` when the stream stopped meanwhile; the caller must release the state.
     @inlinable

@@ -5,6 +5,9 @@ extension Publishers {
     /// The subscriber's first request goes upstream with ``count`` more added, for the elements
     /// to omit; later requests and returned demand pass through unchanged. Failures pass through
     /// as `Upstream.Failure`. Signals go out on the thread that delivers the upstream's signal.
+    ///
+    /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
+    /// comes before the upstream's subscription is ignored.
     public struct Drop<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

@@ -7,6 +7,9 @@ extension Publishers {
     /// every later element is republished. Failures pass through as `Upstream.Failure`. The
     /// closure runs on the thread that delivers the upstream value. Completion or cancellation
     /// releases the subscriber and the closure.
+    ///
+    /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
+    /// comes before the upstream's subscription is ignored.
     public struct DropWhile<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

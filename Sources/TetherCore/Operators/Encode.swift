@@ -6,6 +6,10 @@ extension Publishers {
     /// upstream and fails with the encoder's error; upstream failures are republished as
     /// `any Error`. Encoding runs on the thread that delivers the upstream value. Completion or
     /// cancellation releases the subscriber and the encoder.
+    ///
+    /// As in Combine, a value or a completion that arrives before the upstream's subscription is
+    /// still passed on (the value transformed, a throw failing the subscriber); a request or a
+    /// `cancel` before the subscription is ignored.
     public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: Publisher
     where Upstream.Output: Encodable {
         /// The kind of values published by this publisher: what the encoder produces.
@@ -38,7 +42,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = self.encoder
             upstream.subscribe(
-                TryRelay<Upstream.Output, Upstream.Failure, S>(name: "Encode", downstream: subscriber) {
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "Encode", downstream: subscriber, beforeSubscription: .forwardAll
+                ) {
                     try encoder.encode($0)
                 })
         }

@@ -12,6 +12,10 @@
 /// demand the downstream returned for them are counted on the serial signal path, and folded in
 /// only when the source fails. The downstream and the recovery are released through a
 /// ``DeliveryGate`` as soon as the stream ends, on whichever side ends it.
+///
+/// Before the first source's subscription, as in Combine, a value traps; a completion is
+/// ignored, or passed on when `passesEarlyCompletion` (`retry`); a source failure finds no
+/// recovery (`recovery()` answers `nil`), and a request is ignored.
 @usableFromInline
 internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -82,9 +86,17 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     @usableFromInline
     internal let name: StaticString
 
+    /// A completion before the first subscription goes downstream instead of being ignored.
+    @usableFromInline
+    internal let passesEarlyCompletion: Bool
+
     @inlinable
-    internal init(name: StaticString, downstream: Downstream, recovery: Recovery, retries: Int? = nil) {
+    internal init(
+        name: StaticString, downstream: Downstream, recovery: Recovery, retries: Int? = nil,
+        passesEarlyCompletion: Bool = false
+    ) {
         self.name = name
+        self.passesEarlyCompletion = passesEarlyCompletion
         owned = Owned(downstream: downstream, recovery: recovery)
         state = Locked(State(retriesLeft: retries))
         SubscriptionLedger.enter(self)
@@ -142,20 +154,21 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
         return more
     }
 
-    /// Ends the stream with `completion`, unless the downstream cancelled first.
+    /// Ends the stream with `completion`, unless the downstream cancelled first or (without
+    /// `passesEarlyCompletion`) the first source has not subscribed yet.
     @inlinable
     internal func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        let passesEarly = passesEarlyCompletion
         let previous = state.withLock { state -> Link in
-            defer { state.link = .terminal }
-            return state.link
+            let previous = state.link
+            if case .awaitingSubscription = previous, !passesEarly { return previous }
+            state.link = .terminal
+            return previous
         }
         switch previous {
-        case .awaitingSubscription:
-            preconditionFailure(
-                "A publisher must send the subscription before its completion: \(name) received the completion first")
-        case .terminal:
+        case .awaitingSubscription where !passesEarly, .terminal:
             return
-        case .subscribed, .switching:
+        case .awaitingSubscription, .subscribed, .switching:
             gate.stopFromSerialPath()
             let released = owned
             owned = nil
@@ -163,10 +176,11 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
         }
     }
 
-    /// A source failed: the recovery to use, or `nil` when the downstream has cancelled.
+    /// A source failed: the recovery to use, or `nil` when the downstream has cancelled or the
+    /// first source has not subscribed yet.
     @inlinable
     internal func recovery() -> Recovery? {
-        guard gate.enter(name), let owned else { return nil }
+        guard gate.enterIfSubscribed(), let owned else { return nil }
         let recovery = owned.recovery
         if gate.leave() {
             self.owned = nil

@@ -1,11 +1,12 @@
 extension Publishers {
     /// A publisher that publishes the first element of a stream, then finishes.
     ///
-    /// It asks its upstream for `.unlimited` as soon as the subscriber requests at least one
-    /// element. On the first element it cancels the upstream, delivers the element and finishes;
-    /// if the upstream finishes first, it finishes without a value. Failures pass through as
-    /// `Upstream.Failure`. Signals go out on the thread that delivers the upstream's signal (or,
-    /// when the upstream finished before any request, on the thread that requests).
+    /// It asks its upstream for `.unlimited` as soon as it is subscribed, before the subscriber
+    /// requests anything. On the first element it cancels the upstream; the element and
+    /// `.finished` go out once the subscriber has requested at least one element (if the upstream
+    /// finishes first, only `.finished`, also after a request). Failures pass through as
+    /// `Upstream.Failure`, without demand. Signals go out on the thread that delivers the
+    /// upstream's signal, or on the thread of the first request if it comes later.
     public struct First<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -23,13 +24,15 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Attaches `subscriber` through a subscription described as "First".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "First".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber:
-                StepRelay<Output, Failure, S>(name: "First", downstream: subscriber, policy: .unlimitedOnFirst) { _ in
-                    .holdAndFinish
+                Reducer<Output, Failure, S>(name: "First", downstream: subscriber, initial: nil, failure: { $0 }) {
+                    first, input in
+                    first = input
+                    return .settled
                 })
         }
     }
@@ -42,9 +45,9 @@ extension Publishers.First: Sendable where Upstream: Sendable {}
 extension Publisher {
     /// Publishes the first element of a stream, then finishes.
     ///
-    /// Requests `.unlimited` from the upstream as soon as the subscriber requests at least one
-    /// element, and cancels the upstream once the first element arrives. If the upstream
-    /// finishes first, the publisher finishes without a value.
+    /// Requests `.unlimited` from the upstream as soon as it subscribes, and cancels the upstream
+    /// once the first element arrives. If the upstream finishes first, the publisher finishes
+    /// without a value. Nothing goes down before the subscriber's first request.
     /// - Returns: A publisher that only publishes the first element of a stream.
     @inlinable
     public func first() -> Publishers.First<Self> {

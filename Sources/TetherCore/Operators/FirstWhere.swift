@@ -2,9 +2,10 @@ extension Publishers {
     /// A publisher that only publishes the first element of a stream to satisfy a predicate
     /// closure.
     ///
-    /// It asks its upstream for `.unlimited` as soon as the subscriber requests at least one
-    /// element. On the first element the predicate accepts it cancels the upstream, delivers the
-    /// element and finishes; if the upstream finishes first, it finishes without a value.
+    /// It asks its upstream for `.unlimited` as soon as it is subscribed, before the subscriber
+    /// requests anything. On the first element the predicate accepts it cancels the upstream;
+    /// the element and `.finished` go out once the subscriber has requested at least one element
+    /// (if the upstream finishes first, only `.finished`, also after a request).
     /// Failures pass through as `Upstream.Failure`. The predicate runs on the thread that
     /// delivers the upstream value. Completion or cancellation releases the subscriber and the
     /// predicate.
@@ -31,14 +32,18 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        /// Attaches `subscriber` through a subscription described as "FirstWhere".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "TryFirst", the
+        /// name Combine gives it.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.receive(subscriber:
-                StepRelay<Output, Failure, S>(name: "FirstWhere", downstream: subscriber, policy: .unlimitedOnFirst) {
-                    predicate($0) ? .holdAndFinish : .skip
+                Reducer<Output, Failure, S>(name: "TryFirst", downstream: subscriber, initial: nil, failure: { $0 }) {
+                    first, input in
+                    guard predicate(input) else { return .more }
+                    first = input
+                    return .settled
                 })
         }
     }
@@ -48,8 +53,9 @@ extension Publisher {
     /// Publishes the first element of a stream to satisfy a predicate closure, then finishes
     /// normally.
     ///
-    /// Requests `.unlimited` from the upstream as soon as the subscriber requests at least one
-    /// element, and cancels the upstream once an element satisfies the predicate.
+    /// Requests `.unlimited` from the upstream as soon as it subscribes, and cancels the upstream
+    /// once an element satisfies the predicate. Nothing goes down before the subscriber's first
+    /// request.
     /// - Parameter predicate: A closure that takes an element as a parameter and returns a
     ///   Boolean value that indicates whether to publish the element.
     /// - Returns: A publisher that only publishes the first element of a stream that satisfies

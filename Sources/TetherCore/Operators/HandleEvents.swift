@@ -7,6 +7,9 @@ extension Publishers {
     /// `receiveRequest` also sees the extra demand the subscriber returns from `receive(_:)`.
     /// Demand and failures pass through unchanged. Completion or cancellation releases the
     /// subscriber and every closure; signals the upstream sends after that are ignored.
+    ///
+    /// As in Combine, a value or a completion that arrives before the upstream's subscription is
+    /// still passed on (the downstream's demand going back for a value).
     public struct HandleEvents<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -183,7 +186,7 @@ extension Publishers.HandleEvents {
 
         @inlinable
         internal func receive(_ input: Output) -> Subscribers.Demand {
-            guard gate.enter("HandleEvents"), let owned else { return .none }
+            guard gate.enterEvenBeforeSubscription(), let owned else { return .none }
             owned.receiveOutput?(input)
             let demand = owned.downstream.receive(input)
             if gate.leave() {
@@ -200,12 +203,9 @@ extension Publishers.HandleEvents {
         internal func receive(completion: Subscribers.Completion<Failure>) {
             let previous = shared.withLock { $0.terminate() }
             switch previous.link {
-            case .awaitingSubscription:
-                preconditionFailure(
-                    "A publisher must send the subscription before its completion: HandleEvents received the completion first")
             case .terminal:
                 return
-            case .subscribed:
+            case .awaitingSubscription, .subscribed:
                 gate.stopFromSerialPath()
                 let released = owned
                 owned = nil

@@ -2,12 +2,13 @@ extension Publishers {
     /// A publisher that waits until after the stream finishes, and then publishes the last
     /// element of the stream.
     ///
-    /// It asks its upstream for `.unlimited` as soon as the subscriber requests at least one
-    /// element, keeps the latest element, and when the upstream finishes delivers it and
-    /// finishes; an empty stream finishes without a value. A failure is passed on at once and
-    /// the kept element is discarded. Failures pass through as
-    /// `Upstream.Failure`. Signals go out on the thread that delivers the upstream's signal (or,
-    /// when the upstream finished before any request, on the thread that requests).
+    /// It asks its upstream for `.unlimited` as soon as it is subscribed, before the subscriber
+    /// requests anything, and keeps the latest element. Once the upstream has finished and the
+    /// subscriber has requested at least one element, it delivers the element and finishes; an
+    /// empty stream finishes without a value. A failure is passed on at once, without demand,
+    /// and the kept element is discarded. Failures pass through as `Upstream.Failure`. Signals go
+    /// out on the thread that delivers the upstream's signal, or on the thread of the first
+    /// request if it comes later.
     public struct Last<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -26,13 +27,15 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Attaches `subscriber` through a subscription described as "Last".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "Last".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber:
-                StepRelay<Output, Failure, S>(name: "Last", downstream: subscriber, policy: .unlimitedOnFirst) { _ in
-                    .hold
+                Reducer<Output, Failure, S>(name: "Last", downstream: subscriber, initial: nil, failure: { $0 }) {
+                    last, input in
+                    last = input
+                    return .more
                 })
         }
     }
@@ -45,9 +48,9 @@ extension Publishers.Last: Sendable where Upstream: Sendable {}
 extension Publisher {
     /// Publishes the last element of a stream, after the stream finishes.
     ///
-    /// Requests `.unlimited` from the upstream as soon as the subscriber requests at least one
-    /// element. If the upstream finishes without elements, the publisher finishes without a
-    /// value.
+    /// Requests `.unlimited` from the upstream as soon as it subscribes. If the upstream finishes
+    /// without elements, the publisher finishes without a value. Nothing goes down before the
+    /// subscriber's first request.
     /// - Returns: A publisher that only publishes the last element of a stream.
     @inlinable
     public func last() -> Publishers.Last<Self> {

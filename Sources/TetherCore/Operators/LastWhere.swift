@@ -2,12 +2,13 @@ extension Publishers {
     /// A publisher that only publishes the last element of a stream to satisfy a predicate
     /// closure.
     ///
-    /// It waits until the upstream finishes. It asks its upstream for `.unlimited` as soon as
-    /// the subscriber requests at least one element, keeps the latest element the predicate
-    /// accepts, and when the upstream finishes delivers it and finishes; if none was accepted,
-    /// it finishes without a value. Failures pass through as `Upstream.Failure`. The predicate runs on the thread that
-    /// delivers the upstream value. Completion or cancellation releases the subscriber and the
-    /// predicate.
+    /// It waits until the upstream finishes. It asks its upstream for `.unlimited` as soon as it is
+    /// subscribed, before the subscriber requests anything, and keeps the latest element the
+    /// predicate accepts. Once the upstream has finished and the subscriber has requested at least
+    /// one element, it delivers that element and finishes; if none was accepted, it finishes
+    /// without a value. Failures pass through as `Upstream.Failure`, without demand. The predicate
+    /// runs on the thread that delivers the upstream value. Completion or cancellation releases the
+    /// subscriber and the predicate.
     public struct LastWhere<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -37,8 +38,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.receive(subscriber:
-                StepRelay<Output, Failure, S>(name: "LastWhere", downstream: subscriber, policy: .unlimitedOnFirst) {
-                    predicate($0) ? .hold : .skip
+                Reducer<Output, Failure, S>(name: "LastWhere", downstream: subscriber, initial: nil, failure: { $0 }) {
+                    last, input in
+                    if predicate(input) { last = input }
+                    return .more
                 })
         }
     }
@@ -48,8 +51,8 @@ extension Publisher {
     /// Publishes the last element of a stream to satisfy a predicate closure, after the
     /// upstream finishes.
     ///
-    /// Requests `.unlimited` from the upstream as soon as the subscriber requests at least one
-    /// element, and publishes the last element that satisfied it once the upstream finishes.
+    /// Requests `.unlimited` from the upstream as soon as it subscribes, and publishes the last
+    /// element that satisfied it once the upstream finishes.
     /// - Parameter predicate: A closure that takes an element as a parameter and returns a
     ///   Boolean value that indicates whether to publish the element.
     /// - Returns: A publisher that only publishes the last element of a stream that satisfies

@@ -8,6 +8,9 @@ extension Publishers {
     /// last element of the range it cancels the upstream and finishes; an empty range finishes
     /// as soon as the subscriber has its subscription. Failures pass through as
     /// `Upstream.Failure`. Signals go out on the thread that delivers the upstream's signal.
+    ///
+    /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
+    /// comes before the upstream's subscription is ignored.
     public struct Output<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

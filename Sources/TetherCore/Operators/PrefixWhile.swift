@@ -6,6 +6,10 @@ extension Publishers {
     /// the upstream and finishes, without delivering that element. Failures pass through as
     /// `Upstream.Failure`. The predicate runs on the thread that delivers the upstream value.
     /// Completion or cancellation releases the subscriber and the predicate.
+    ///
+    /// As in Combine, an upstream that sends a value or a completion before its subscription, or
+    /// a request made before then, stops the process; a `cancel` before then cancels the
+    /// subscription when it comes.
     public struct PrefixWhile<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -36,7 +40,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.receive(subscriber:
-                StepRelay<Output, Failure, S>(name: "PrefixWhile", downstream: subscriber, policy: .passThrough) {
+                StepRelay<Output, Failure, S>(
+                    name: "PrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap
+                ) {
                     predicate($0) ? .pass : .finish
                 })
         }

@@ -41,7 +41,8 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = FailoverRelay(name: "Retry", downstream: subscriber, recovery: upstream, retries: retries)
+            let relay = FailoverRelay(
+                name: "Retry", downstream: subscriber, recovery: upstream, retries: retries, passesEarlyCompletion: true)
             upstream.receive(subscriber: Inner(relay: relay))
         }
     }
@@ -77,7 +78,12 @@ extension Publishers.Retry {
             case .finished:
                 relay.finish(.finished)
             case .failure(let error):
-                guard let upstream = relay.recovery() else { return }
+                guard let upstream = relay.recovery() else {
+                    // Cancelled (and then this does nothing), or failed before its subscription,
+                    // which Combine passes on.
+                    relay.finish(.failure(error))
+                    return
+                }
                 let relay = self.relay
                 let retried = relay.retry { upstream.receive(subscriber: Inner(relay: relay)) }
                 if !retried {

@@ -9,10 +9,6 @@ internal enum StepVerdict {
     case skip
     /// Drop the value and ask the upstream for one more in its place.
     case skipAndReplace
-    /// Keep the value as the candidate to deliver when the stream finishes (`last`).
-    case hold
-    /// Keep the value and finish now, cancelling the upstream (`first`).
-    case holdAndFinish
     /// Deliver the value, then cancel the upstream and finish (`output(in:)` at its end).
     case passAndFinish
     /// Drop the value, cancel the upstream and finish (`prefix(while:)` on `false`).
@@ -30,8 +26,6 @@ internal enum DemandPolicy: Sendable {
     case capped(remaining: Int)
     /// The first request carries `extra` more, for values the operator will drop.
     case extraOnFirst(Int)
-    /// The first request becomes `.unlimited`; nothing is forwarded after it.
-    case unlimitedOnFirst
     /// Nothing more goes upstream.
     case satisfied
 
@@ -51,10 +45,6 @@ internal enum DemandPolicy: Sendable {
             guard isRequest else { return demand }
             self = .passThrough
             return demand + extra
-        case .unlimitedOnFirst:
-            guard isRequest else { return nil }
-            self = .satisfied
-            return .unlimited
         case .satisfied:
             return nil
         }
@@ -62,19 +52,17 @@ internal enum DemandPolicy: Sendable {
 }
 
 /// The subscription behind the operators that look at each value once and decide, with a
-/// ``StepVerdict``, whether to pass it, drop it, keep it for the end, or end the stream:
-/// `first`, `last`, `output(in:)`/`prefix(_:)`, `prefix(while:)`, `dropFirst`, `drop(while:)`
-/// and their `try` forms.
+/// ``StepVerdict``, whether to pass it, drop it, or end the stream: `output(in:)`/`prefix(_:)`,
+/// `prefix(while:)`, `dropFirst`, `drop(while:)` and their `try` forms.
 ///
 /// Who ends the stream (the upstream's completion, a verdict, or the downstream's `cancel` from
-/// any thread) is decided under the `control` lock. The downstream, the step and a held value
-/// belong to the upstream's serial signal path and are handed over through a ``DeliveryGate``,
-/// so a value takes no lock unless the ``DemandPolicy`` caps returned demand.
+/// any thread) is decided under the `control` lock. The downstream and the step belong to the
+/// upstream's serial signal path and are handed over through a ``DeliveryGate``, so a value
+/// takes no lock unless the ``DemandPolicy`` caps returned demand.
 ///
-/// A held value (`first`, `last`) goes out when the stream finishes. The upstream is asked for
-/// `.unlimited` only after a downstream request, so demand is there by then; if the upstream
-/// finished without being asked, the value is parked under the lock and the first request
-/// delivers it, then `.finished`.
+/// A signal before the subscription is handled as ``BeforeSubscription`` says, where the
+/// forwarding cases act as `.ignore` (no operator built on it forwards such signals in Combine);
+/// a completion or value after the end is ignored, and a second subscription is cancelled.
 @usableFromInline
 internal final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -109,12 +97,6 @@ where Downstream.Input == Input {
     @usableFromInline
     internal struct Control {
         @usableFromInline var phase = Phase.awaitingSubscription
-        /// The downstream has requested at least once.
-        @usableFromInline var demanded = false
-        /// A held value waiting for the first request after the stream finished.
-        @usableFromInline var parked: (downstream: Downstream, value: Input)?
-        /// The downstream called `cancel`, perhaps from inside the held value's delivery.
-        @usableFromInline var cancelled = false
 
         @inlinable
         init() {}
@@ -125,10 +107,8 @@ where Downstream.Input == Input {
     internal enum Ending {
         /// The downstream cancelled first: deliver nothing.
         case ignored
-        /// Deliver the completion (and the held value, if any) now.
+        /// Deliver the completion now.
         case deliver(upstream: (any Subscription)?)
-        /// The held value was parked for the first request.
-        case parked(upstream: (any Subscription)?)
     }
 
     @usableFromInline
@@ -148,9 +128,8 @@ where Downstream.Input == Input {
     @usableFromInline
     internal var owned: Owned?
 
-    /// The candidate for `first`/`last`; serial path only, like `owned`.
     @usableFromInline
-    internal var held: Input?
+    internal let beforeSubscription: BeforeSubscription
 
     /// Finish as soon as the downstream has its subscription (an empty `output(in:)` range).
     @usableFromInline
@@ -170,12 +149,14 @@ where Downstream.Input == Input {
     ///   - downstream: The subscriber to relay to.
     ///   - policy: How downstream demand becomes upstream demand.
     ///   - finishesAtOnce: Finish right after handing the downstream its subscription.
+    ///   - beforeSubscription: What a signal before the upstream's subscription does.
     ///   - mapFailure: Turns an upstream failure into the downstream's failure type.
     ///   - mapThrown: Turns an error a `try` step threw into the downstream's failure type.
     ///   - step: Decides what to do with each upstream value; runs on the serial path.
     @inlinable
     internal init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
+        beforeSubscription: BeforeSubscription = .ignore,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
         mapThrown: @escaping (any Error) -> Downstream.Failure,
         step: @escaping Step
@@ -184,6 +165,7 @@ where Downstream.Input == Input {
         self.policy = Locked(policy)
         if case .capped = policy { policesReturnedDemand = true } else { policesReturnedDemand = false }
         self.finishesAtOnce = finishesAtOnce
+        self.beforeSubscription = beforeSubscription
         self.mapFailure = mapFailure
         self.mapThrown = mapThrown
         owned = Owned(downstream: downstream, step: step)
@@ -221,7 +203,8 @@ where Downstream.Input == Input {
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard gate.enter(name), let owned else { return .none }
+        let entered = if case .trap = beforeSubscription { gate.enter(name) } else { gate.enterIfSubscribed() }
+        guard entered, let owned else { return .none }
         var demand = Subscribers.Demand.none
         switch owned.step(input) {
         case .pass:
@@ -233,12 +216,6 @@ where Downstream.Input == Input {
             break
         case .skipAndReplace:
             demand = .max(1)
-        case .hold:
-            held = input
-        case .holdAndFinish:
-            held = input
-            end(.finished, cancellingUpstream: true, inDelivery: true)
-            return .none
         case .passAndFinish:
             _ = owned.downstream.receive(input)
             end(.finished, cancellingUpstream: true, inDelivery: true)
@@ -259,7 +236,7 @@ where Downstream.Input == Input {
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        if case .awaitingSubscription = control.withLock({ $0.phase }) {
+        if case .trap = beforeSubscription, case .awaitingSubscription = control.withLock({ $0.phase }) {
             preconditionFailure(
                 "A publisher must send the subscription before its completion: \(name) received the completion first")
         }
@@ -269,8 +246,8 @@ where Downstream.Input == Input {
         }
     }
 
-    /// Ends the stream from the serial path: decides under the lock whether the downstream
-    /// cancelled first, and whether a held value goes out now or waits for a request.
+    /// Ends the stream from the serial path, unless the downstream cancelled first or the
+    /// upstream has not subscribed yet.
     /// - Parameters:
     ///   - completion: The completion to deliver.
     ///   - cancellingUpstream: `true` when the operator, not the upstream, ends the stream.
@@ -280,19 +257,12 @@ where Downstream.Input == Input {
     internal func end(
         _ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool, inDelivery: Bool
     ) {
-        let isFinished: Bool
-        if case .finished = completion { isFinished = true } else { isFinished = false }
         // While the phase is `subscribed`, `cancel` has not released the serial-path state, so
         // it can be read here.
-        let (ending, downstream, value) = control.withLock { control -> (Ending, Downstream?, Input?) in
-            defer { control.phase = .terminal }
-            guard case .subscribed(let upstream) = control.phase else { return (.ignored, nil, nil) }
-            let downstream = owned?.downstream
-            if isFinished, let value = held, let downstream, !control.demanded {
-                control.parked = (downstream, value)
-                return (.parked(upstream: upstream), nil, nil)
-            }
-            return (.deliver(upstream: upstream), downstream, held)
+        let (ending, downstream) = control.withLock { control -> (Ending, Downstream?) in
+            guard case .subscribed(let upstream) = control.phase else { return (.ignored, nil) }
+            control.phase = .terminal
+            return (.deliver(upstream: upstream), owned?.downstream)
         }
         if case .ignored = ending, !inDelivery { return }
         gate.stopFromSerialPath()
@@ -300,63 +270,39 @@ where Downstream.Input == Input {
         switch ending {
         case .ignored:
             return
-        case .parked(let upstream):
-            if cancellingUpstream { upstream?.cancel() }
         case .deliver(let upstream):
             if cancellingUpstream { upstream?.cancel() }
-            guard let downstream else { return }
-            if isFinished, let value {
-                deliverHeld(value, to: downstream)
-            } else {
-                downstream.receive(completion: completion)
-            }
+            downstream?.receive(completion: completion)
         }
-    }
-
-    /// Delivers the held value and `.finished`, unless the downstream cancels in between.
-    @usableFromInline
-    internal func deliverHeld(_ value: Input, to downstream: Downstream) {
-        _ = downstream.receive(value)
-        guard !control.withLock({ $0.cancelled }) else { return }
-        downstream.receive(completion: .finished)
     }
 
     @inlinable
     internal func release() {
         owned = nil
-        held = nil
     }
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        let (upstream, parked) = control.withLock {
-            control -> ((any Subscription)?, (downstream: Downstream, value: Input)?) in
-            control.demanded = true
-            defer { control.parked = nil }
-            guard case .subscribed(let upstream) = control.phase else { return (nil, control.parked) }
-            return (upstream, nil)
+        let phase = control.withLock { $0.phase }
+        if case .trap = beforeSubscription, case .awaitingSubscription = phase {
+            preconditionFailure("\(name) was asked for demand before its upstream sent the subscription")
         }
-        if let parked {
-            deliverHeld(parked.value, to: parked.downstream)
-            return
-        }
-        guard let upstream, let forward = policy.withLock({ $0.forward(demand, isRequest: true) }) else { return }
+        guard case .subscribed(let upstream) = phase,
+            let forward = policy.withLock({ $0.forward(demand, isRequest: true) })
+        else { return }
         upstream.request(forward)
     }
 
     @inlinable
     internal func cancel() {
-        let (previous, parked) = control.withLock {
-            control -> (Phase, (downstream: Downstream, value: Input)?) in
-            defer {
-                control.phase = .terminal
-                control.parked = nil
-                control.cancelled = true
-            }
-            return (control.phase, control.parked)
+        let ignoresEarlyCancel = if case .ignore = beforeSubscription { true } else { false }
+        let previous = control.withLock { control -> Phase in
+            let previous = control.phase
+            if case .awaitingSubscription = previous, ignoresEarlyCancel { return previous }
+            control.phase = .terminal
+            return previous
         }
-        _ = parked
         guard case .subscribed(let upstream) = previous else { return }
         if gate.stopFromOutside() {
             release()
@@ -380,11 +326,11 @@ extension StepRelay where Downstream.Failure == UpstreamFailure {
     @inlinable
     internal convenience init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
-        step: @escaping Step
+        beforeSubscription: BeforeSubscription = .ignore, step: @escaping Step
     ) {
         self.init(
             name: name, downstream: downstream, policy: policy, finishesAtOnce: finishesAtOnce,
-            mapFailure: { $0 },
+            beforeSubscription: beforeSubscription, mapFailure: { $0 },
             mapThrown: { error in preconditionFailure("\(name) has no throwing step, yet \(error) was thrown") },
             step: step)
     }
@@ -394,10 +340,11 @@ extension StepRelay where Downstream.Failure == any Error {
     /// A relay for a `try` operator: upstream failures and thrown errors become `any Error`.
     @inlinable
     internal convenience init(
-        name: StaticString, downstream: Downstream, policy: DemandPolicy, throwingStep: @escaping Step
+        name: StaticString, downstream: Downstream, policy: DemandPolicy,
+        beforeSubscription: BeforeSubscription = .ignore, throwingStep: @escaping Step
     ) {
         self.init(
-            name: name, downstream: downstream, policy: policy, mapFailure: { $0 }, mapThrown: { $0 },
-            step: throwingStep)
+            name: name, downstream: downstream, policy: policy, beforeSubscription: beforeSubscription,
+            mapFailure: { $0 }, mapThrown: { $0 }, step: throwingStep)
     }
 }

@@ -7,6 +7,10 @@ extension Publishers {
     /// fails with the thrown error; it delivers nothing after that. Upstream failures are
     /// republished as `any Error`. The closure runs on the thread that delivers the upstream
     /// value. Completion or cancellation releases the subscriber and the closure.
+    ///
+    /// As in Combine, an upstream that sends a value or a completion before its subscription, or
+    /// a request made before then, stops the process; a `cancel` before then cancels the
+    /// subscription when it comes.
     public struct TryCompactMap<Upstream: Publisher, Output>: Publisher {
         /// The kind of errors this publisher might publish: any error, thrown or upstream.
         public typealias Failure = any Error
@@ -37,7 +41,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber:
                 TryRelay<Upstream.Output, Upstream.Failure, S>(
-                    name: "TryCompactMap", downstream: subscriber, step: transform))
+                    name: "TryCompactMap", downstream: subscriber, beforeSubscription: .trap, step: transform))
         }
     }
 }

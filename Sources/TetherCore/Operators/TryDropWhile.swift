@@ -7,6 +7,9 @@ extension Publishers {
     /// throws, the publisher cancels the upstream and fails with the error. Upstream failures
     /// are republished as `any Error`. The closure runs on the thread that delivers the upstream
     /// value. Completion or cancellation releases the subscriber and the closure.
+    ///
+    /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
+    /// comes before the upstream's subscription is ignored.
     public struct TryDropWhile<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

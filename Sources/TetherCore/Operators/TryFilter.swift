@@ -6,6 +6,10 @@ extension Publishers {
     /// upstream and fails with the thrown error; it delivers nothing after that. Upstream failures
     /// are republished as `any Error`. The closure runs on the thread that delivers the upstream
     /// value. Completion or cancellation releases the subscriber and the closure.
+    ///
+    /// As in Combine, an upstream that sends a value or a completion before its subscription, or
+    /// a request made before then, stops the process; a `cancel` before then cancels the
+    /// subscription when it comes.
     public struct TryFilter<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -38,7 +42,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
             upstream.receive(subscriber:
-                TryRelay<Upstream.Output, Upstream.Failure, S>(name: "TryFilter", downstream: subscriber) {
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryFilter", downstream: subscriber, beforeSubscription: .trap
+                ) {
                     try isIncluded($0) ? $0 : nil
                 })
         }

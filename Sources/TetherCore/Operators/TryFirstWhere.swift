@@ -2,12 +2,12 @@ extension Publishers {
     /// A publisher that only publishes the first element of a stream to satisfy a throwing
     /// predicate closure.
     ///
-    /// It asks its upstream for `.unlimited` as soon as the subscriber requests at least one
-    /// element. On the first element the predicate accepts it cancels the upstream, delivers the
-    /// element and finishes. If the predicate throws, it cancels the upstream and fails with the
-    /// error. Upstream failures are republished as `any Error`. The predicate runs on the thread
-    /// that delivers the upstream value. Completion or cancellation releases the subscriber and
-    /// the predicate.
+    /// It asks its upstream for `.unlimited` as soon as it is subscribed, before the subscriber
+    /// requests anything. On the first element the predicate accepts it cancels the upstream; the
+    /// element and `.finished` go out once the subscriber has requested at least one element. If
+    /// the predicate throws, it cancels the upstream and fails with the error at once. Upstream
+    /// failures are republished as `any Error`. The predicate runs on the thread that delivers the
+    /// upstream value. Completion or cancellation releases the subscriber and the predicate.
     public struct TryFirstWhere<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -32,16 +32,18 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        /// Attaches `subscriber` through a subscription described as "TryFirstWhere".
+        /// Attaches `subscriber` through a `Reducer` subscription described as "TryFirstWhere".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.receive(subscriber:
-                StepRelay<Output, Upstream.Failure, S>(
-                    name: "TryFirstWhere", downstream: subscriber, policy: .unlimitedOnFirst
-                ) { value in
-                    do { return try predicate(value) ? .holdAndFinish : .skip } catch { return .fail(error) }
+                Reducer<Output, Upstream.Failure, S>(
+                    name: "TryFirstWhere", downstream: subscriber, initial: nil, failure: { $0 }
+                ) { (first, input) throws(any Error) in
+                    guard try predicate(input) else { return .more }
+                    first = input
+                    return .settled
                 })
         }
     }

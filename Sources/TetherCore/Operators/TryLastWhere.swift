@@ -2,10 +2,11 @@ extension Publishers {
     /// A publisher that only publishes the last element of a stream to satisfy a throwing
     /// predicate closure.
     ///
-    /// It waits until the upstream finishes. It asks its upstream for `.unlimited` as soon as
-    /// the subscriber requests at least one element, keeps the latest element the predicate
-    /// accepts, and when the upstream finishes delivers it and finishes. If the predicate
-    /// throws, it cancels the upstream and fails with the error. Upstream failures are
+    /// It waits until the upstream finishes. It asks its upstream for `.unlimited` as soon as it
+    /// is subscribed, before the subscriber requests anything, and keeps the latest element the
+    /// predicate accepts. Once the upstream has finished and the subscriber has requested at
+    /// least one element, it delivers that element and finishes. If the predicate throws, it
+    /// cancels the upstream and fails with the error at once. Upstream failures are
     /// republished as `any Error`. The predicate runs on the thread that delivers the upstream
     /// value. Completion or cancellation releases the subscriber and the predicate.
     public struct TryLastWhere<Upstream: Publisher>: Publisher {
@@ -38,10 +39,11 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.receive(subscriber:
-                StepRelay<Output, Upstream.Failure, S>(
-                    name: "TryLastWhere", downstream: subscriber, policy: .unlimitedOnFirst
-                ) { value in
-                    do { return try predicate(value) ? .hold : .skip } catch { return .fail(error) }
+                Reducer<Output, Upstream.Failure, S>(
+                    name: "TryLastWhere", downstream: subscriber, initial: nil, failure: { $0 }
+                ) { (last, input) throws(any Error) in
+                    if try predicate(input) { last = input }
+                    return .more
                 })
         }
     }
@@ -51,9 +53,8 @@ extension Publisher {
     /// Publishes the last element of a stream to satisfy a throwing predicate closure, after the
     /// upstream finishes.
     ///
-    /// Requests `.unlimited` from the upstream as soon as the subscriber requests at least one
-    /// element. If the predicate throws, the upstream is cancelled and the publisher fails with
-    /// the thrown error.
+    /// Requests `.unlimited` from the upstream as soon as it subscribes. If the predicate throws,
+    /// the upstream is cancelled and the publisher fails with the thrown error.
     /// - Parameter predicate: A closure that takes an element as a parameter and returns a
     ///   Boolean value that indicates whether to publish the element, or throws.
     /// - Returns: A publisher that only publishes the last element of a stream that satisfies

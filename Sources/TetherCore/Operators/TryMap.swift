@@ -6,6 +6,10 @@ extension Publishers {
     /// and fails with the thrown error; it delivers nothing after that. Upstream failures are
     /// republished as `any Error`. The closure runs on the thread that delivers the upstream
     /// value. Completion or cancellation releases the subscriber and the closure.
+    ///
+    /// As in Combine, a value that arrives before the upstream's subscription is still
+    /// transformed and delivered, and the subscriber's demand goes back; a completion, a request
+    /// or a `cancel` before the subscription is ignored.
     public struct TryMap<Upstream: Publisher, Output>: Publisher {
         /// The kind of errors this publisher might publish: any error, thrown or upstream.
         public typealias Failure = any Error
@@ -34,7 +38,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
             upstream.receive(subscriber:
-                TryRelay<Upstream.Output, Upstream.Failure, S>(name: "TryMap", downstream: subscriber) {
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryMap", downstream: subscriber, beforeSubscription: .forwardValues
+                ) {
                     try transform($0)
                 })
         }

@@ -7,6 +7,10 @@ extension Publishers {
     /// the error. Upstream failures are republished as `any Error`. The predicate runs on the
     /// thread that delivers the upstream value. Completion or cancellation releases the
     /// subscriber and the predicate.
+    ///
+    /// As in Combine, an upstream that sends a value or a completion before its subscription, or
+    /// a request made before then, stops the process; a `cancel` before then cancels the
+    /// subscription when it comes.
     public struct TryPrefixWhile<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -39,7 +43,7 @@ extension Publishers {
             let predicate = self.predicate
             upstream.receive(subscriber:
                 StepRelay<Output, Upstream.Failure, S>(
-                    name: "TryPrefixWhile", downstream: subscriber, policy: .passThrough
+                    name: "TryPrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap
                 ) { value in
                     do { return try predicate(value) ? .pass : .finish } catch { return .fail(error) }
                 })

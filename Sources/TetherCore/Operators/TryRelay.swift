@@ -1,11 +1,14 @@
-/// The subscription behind ``Publishers/TryMap``, ``Publishers/TryFilter`` and
-/// ``Publishers/TryCompactMap``: one state machine for every operator whose closure may throw.
+/// The subscription behind ``Publishers/TryMap``, ``Publishers/TryFilter``,
+/// ``Publishers/TryCompactMap``, ``Publishers/TryScan``, ``Publishers/TryRemoveDuplicates``,
+/// ``Publishers/Encode`` and ``Publishers/Decode``: one state machine for every operator whose
+/// closure may throw.
 ///
 /// Each operator supplies a `step` that turns an upstream value into an output, or into `nil` to
 /// skip it (the skip is compensated with a demand of one). When the step throws, the relay
 /// cancels the upstream, fails the downstream with the error, and from then on ignores whatever
 /// the upstream still sends. Completion, failure and cancel all release the downstream and the
-/// step at once.
+/// step at once. A signal before the upstream's subscription is handled as the operator's
+/// ``BeforeSubscription`` says (a throw there fails the downstream, with no upstream to cancel).
 ///
 /// Who ends the stream (an upstream completion, a throw, or the downstream's `cancel` from any
 /// thread) is decided under the `link` lock. The downstream and the step are touched only on the
@@ -55,9 +58,15 @@ where Downstream.Failure == any Error {
     @usableFromInline
     internal let name: StaticString
 
+    @usableFromInline
+    internal let beforeSubscription: BeforeSubscription
+
     @inlinable
-    internal init(name: StaticString, downstream: Downstream, step: @escaping Step) {
+    internal init(
+        name: StaticString, downstream: Downstream, beforeSubscription: BeforeSubscription, step: @escaping Step
+    ) {
         self.name = name
+        self.beforeSubscription = beforeSubscription
         owned = Owned(downstream: downstream, step: step)
         SubscriptionLedger.enter(self)
     }
@@ -89,7 +98,13 @@ where Downstream.Failure == any Error {
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard gate.enter(name), let owned else { return .none }
+        let entered =
+            switch beforeSubscription {
+            case .trap: gate.enter(name)
+            case .ignore: gate.enterIfSubscribed()
+            case .forwardValues, .forwardAll: gate.enterEvenBeforeSubscription()
+            }
+        guard entered, let owned else { return .none }
         let demand: Subscribers.Demand
         do {
             if let output = try owned.step(input) {
@@ -119,46 +134,67 @@ where Downstream.Failure == any Error {
         // Still inside the delivery `enter` began, so the state is ours whoever ended the stream.
         gate.stopFromSerialPath()
         owned = nil
-        if case .subscribed(let upstream) = previous {
+        switch previous {
+        case .subscribed(let upstream):
             upstream.cancel()
             downstream.receive(completion: .failure(error))
+        case .awaitingSubscription:
+            // Only a forwarding relay runs its step before the subscription.
+            downstream.receive(completion: .failure(error))
+        case .terminal:
+            return
         }
     }
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        let forwardsEarly = if case .forwardAll = beforeSubscription { true } else { false }
         let previous = link.withLock { link -> Link in
-            defer { link = .terminal }
-            return link
+            let previous = link
+            if case .awaitingSubscription = previous, !forwardsEarly { return previous }
+            link = .terminal
+            return previous
         }
         switch previous {
-        case .awaitingSubscription:
-            preconditionFailure(
-                "A publisher must send the subscription before its completion: \(name) received the completion first")
-        case .terminal:
+        case .awaitingSubscription where !forwardsEarly:
+            if case .trap = beforeSubscription {
+                preconditionFailure(
+                    "A publisher must send the subscription before its completion: \(name) received the completion first")
+            }
             return
-        case .subscribed:
+        case .awaitingSubscription, .subscribed:
             gate.stopFromSerialPath()
             let released = owned
             owned = nil
             released?.downstream.receive(completion: completion.eraseError())
+        case .terminal:
+            return
         }
     }
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        let upstream = link.withLock { link -> (any Subscription)? in
-            guard case .subscribed(let upstream) = link else { return nil }
-            return upstream
+        let link = link.withLock { $0 }
+        switch link {
+        case .subscribed(let upstream):
+            upstream.request(demand)
+        case .awaitingSubscription:
+            if case .trap = beforeSubscription {
+                preconditionFailure("\(name) was asked for demand before its upstream sent the subscription")
+            }
+        case .terminal:
+            return
         }
-        upstream?.request(demand)
     }
 
     @inlinable
     internal func cancel() {
+        let endsEarly = if case .trap = beforeSubscription { true } else { false }
         let previous = link.withLock { link -> Link in
-            defer { link = .terminal }
-            return link
+            let previous = link
+            if case .awaitingSubscription = previous, !endsEarly { return previous }
+            link = .terminal
+            return previous
         }
         guard case .subscribed(let upstream) = previous else { return }
         if gate.stopFromOutside() {

@@ -7,6 +7,10 @@ extension Publishers {
     /// upstream and fails with the thrown error; it delivers nothing after that. Upstream
     /// failures are republished as `any Error`. Completion or cancellation releases the
     /// subscriber, the closure and the remembered element.
+    ///
+    /// As in Combine, an upstream that sends a value or a completion before its subscription, or
+    /// a request made before then, stops the process; a `cancel` before then cancels the
+    /// subscription when it comes.
     public struct TryRemoveDuplicates<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -44,7 +48,9 @@ extension Publishers {
             // One remembered element per subscription, touched only on the relay's serial path.
             var previous: Upstream.Output?
             upstream.receive(subscriber:
-                TryRelay<Upstream.Output, Upstream.Failure, S>(name: "TryRemoveDuplicates", downstream: subscriber) {
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryRemoveDuplicates", downstream: subscriber, beforeSubscription: .trap
+                ) {
                     input in
                     defer { previous = input }
                     if let previous, try predicate(previous, input) {

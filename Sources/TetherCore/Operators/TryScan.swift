@@ -7,6 +7,10 @@ extension Publishers {
     /// republished as `any Error`. The closure runs on the thread that delivers the upstream
     /// value. Completion or cancellation releases the subscriber, the closure and the running
     /// result.
+    ///
+    /// As in Combine, a value that arrives before the upstream's subscription is still
+    /// transformed and delivered, and the subscriber's demand goes back; a completion, a request
+    /// or a `cancel` before the subscription is ignored.
     public struct TryScan<Upstream: Publisher, Output>: Publisher {
         /// The kind of errors this publisher might publish: any error, thrown or upstream.
         public typealias Failure = any Error
@@ -49,7 +53,9 @@ extension Publishers {
             // One running result per subscription, touched only on the relay's serial path.
             var accumulated = initialResult
             upstream.receive(subscriber:
-                TryRelay<Upstream.Output, Upstream.Failure, S>(name: "TryScan", downstream: subscriber) {
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues
+                ) {
                     accumulated = try nextPartialResult(accumulated, $0)
                     return accumulated
                 })

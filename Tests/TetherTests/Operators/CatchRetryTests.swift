@@ -78,6 +78,38 @@ final class CatchTests: TetherTestCase {
         replacement.release()
         upstream.releaseSubscribers()
     }
+
+    func testRetryPassesOnACompletionBeforeTheSubscriptionWhileCatchIgnoresIt() {
+        let retried = ManualPublisher<Int, TestError>()
+        let retryRecorder = RecordingSubscriber<Int, TestError>()
+        retried.retry(2).subscribe(retryRecorder)
+        retried.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(retryRecorder.events, [.completion(.finished)])
+        let late = RecordingSubscription()
+        retried.subscriber?.receive(subscription: late)
+        XCTAssertEqual(late.events, [.cancelled])
+        retried.release()
+
+        let failing = ManualPublisher<Int, TestError>()
+        let failingRecorder = RecordingSubscriber<Int, TestError>()
+        failing.retry(2).subscribe(failingRecorder)
+        failing.subscriber?.receive(completion: .failure(TestError(id: 6)))
+        XCTAssertEqual(failingRecorder.events, [.completion(.failure(TestError(id: 6)))])
+        failing.release()
+
+        let caught = ManualPublisher<Int, TestError>()
+        let catchRecorder = RecordingSubscriber<Int, Never>()
+        caught.catch { _ in Just(0) }.subscribe(catchRecorder)
+        caught.subscriber?.receive(completion: .finished)
+        caught.subscriber?.receive(completion: .failure(TestError(id: 1)))
+        XCTAssertEqual(catchRecorder.events, [])
+        let subscription = RecordingSubscription()
+        caught.subscriber?.receive(subscription: subscription)
+        caught.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(catchRecorder.events, [.subscription, .completion(.finished)])
+        XCTAssertEqual(subscription.events, [.requested(.unlimited)])
+        caught.release()
+    }
 }
 
 final class TryCatchTests: TetherTestCase {

@@ -140,4 +140,20 @@ final class CollectAndReplaceTests: TetherTestCase {
         XCTAssertEqual(Just(1).replaceEmpty(with: 2), Just(1).replaceEmpty(with: 2))
         XCTAssertNotEqual(Just(1).replaceError(with: 2), Just(1).replaceError(with: 3))
     }
+
+    func testReplacingOperatorsIgnoreSignalsAndACancelBeforeTheSubscription() {
+        func check(_ name: String, _ make: (ManualPublisher<Int, TestError>) -> AnyPublisher<Int, Never>) {
+            let publisher = ManualPublisher<Int, TestError>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            make(publisher).subscribe(recorder)
+            let demand = publisher.signalBeforeSubscription(1, .failure(TestError(id: 1)))
+            XCTAssertEqual(demand, Subscribers.Demand.none, name)
+            XCTAssertEqual(recorder.events, [], name)
+            XCTAssertEqual(publisher.subscribeAndFinish(), [.requested(.unlimited)], name)
+            XCTAssertEqual(recorder.events, [.subscription, .value(9), .completion(.finished)], name)
+            publisher.release()
+        }
+        check("ReplaceError") { $0.replaceError(with: 9).append(9).eraseToAnyPublisher() }
+        check("ReplaceEmpty") { $0.replaceEmpty(with: 9).replaceError(with: 0).eraseToAnyPublisher() }
+    }
 }

@@ -3,7 +3,25 @@ import TetherTesting
 import XCTest
 
 final class FirstLastTests: TetherTestCase {
-    func testFirstRequestsUnlimitedOnFirstRequestThenCancelsUpstreamAndFinishes() {
+    func testFirstKeepsTheFirstValueUntilTheFirstRequestHavingCancelledTheUpstream() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        publisher.first().subscribe(recorder)
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
+
+        XCTAssertEqual(publisher.send(1), [.none])
+        XCTAssertEqual(publisher.send(2), [.none])
+        XCTAssertEqual(recorder.events, [.subscription])
+        recorder.request(.unlimited)
+        recorder.request(.max(1))
+        recorder.cancel()
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
+        publisher.releaseSubscribers()
+    }
+
+    func testFirstRequestsUnlimitedOnSubscribingThenCancelsUpstreamAndFinishes() {
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
         publisher.first().subscribe(recorder)
@@ -32,7 +50,8 @@ final class FirstLastTests: TetherTestCase {
 
         XCTAssertEqual(recorder.events, [.subscription, .value(3), .completion(.finished)])
         XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
-        XCTAssertEqual(recorder.subscriptionDescriptions, ["FirstWhere"])
+        // Combine's name for it.
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["TryFirst"])
     }
 
     func testTryFirstWhereThrowCancelsUpstreamAndFails() {
@@ -77,7 +96,7 @@ final class FirstLastTests: TetherTestCase {
         recorder.request(.max(1))
 
         XCTAssertEqual(recorder.events, [.subscription, .value(3), .completion(.finished)])
-        XCTAssertEqual(publisher.subscription?.events, [])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["LastWhere"])
     }
 

@@ -151,4 +151,34 @@ final class HandleEventsTests: TetherTestCase {
             XCTAssertEqual(publisher.send(1_000), [.none])
         }
     }
+
+    func testEarlySignalsFollowCombineOperatorByOperator() {
+        func early<P: Publisher>(_ make: (ManualPublisher<Int, Never>) -> P) -> (Subscribers.Demand?, [String])
+        where P.Failure == Never {
+            let publisher = ManualPublisher<Int, Never>()
+            let recorder = RecordingSubscriber<P.Output, Never>(demand: .none) { _ in .max(4) }
+            make(publisher).subscribe(recorder)
+            let demand = publisher.subscriber?.receive(3)
+            publisher.subscriber?.receive(completion: .finished)
+            publisher.release()
+            return (demand, recorder.history)
+        }
+        let handled = early { $0.handleEvents() }
+        XCTAssertEqual(handled.0, .max(4))
+        XCTAssertEqual(handled.1, [".value(3)", ".completion(.finished)"])
+        let printed = early { $0.print("", to: Silent()) }
+        XCTAssertEqual(printed.0, .max(4))
+        XCTAssertEqual(printed.1, [".value(3)", ".completion(.finished)"])
+        let collected = early { $0.collect(2) }
+        XCTAssertEqual(collected.0, Subscribers.Demand.none)
+        XCTAssertEqual(collected.1, [".completion(.finished)"])
+        let measured = early { $0.measureInterval(using: ImmediateScheduler.shared) }
+        XCTAssertEqual(measured.0, Subscribers.Demand.none)
+        XCTAssertEqual(measured.1, [])
+    }
+}
+
+/// Swallows what `print` writes.
+private struct Silent: TextOutputStream {
+    mutating func write(_ string: String) {}
 }

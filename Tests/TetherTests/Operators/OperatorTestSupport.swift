@@ -34,10 +34,43 @@ struct DescribingPublisher<Output, Failure: Error>: Publisher {
 final class ManualPublisher<Output, Failure: Error>: Publisher {
     private(set) var subscriber: AnySubscriber<Output, Failure>?
 
+    /// The subscriber as given, for operators that are their own subscription, to reach that
+    /// subscription before it has gone downstream.
+    private(set) var given: Any?
+
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         self.subscriber = AnySubscriber(subscriber)
+        given = subscriber
     }
 
     /// Forgets the subscriber.
-    func release() { subscriber = nil }
+    func release() {
+        subscriber = nil
+        given = nil
+    }
+}
+
+extension ManualPublisher {
+    /// Breaks the contract before any subscription: sends `value` and `completion` to the
+    /// operator, then requests from and cancels the operator's own subscription.
+    /// - Returns: The demand the operator returned for `value`.
+    func signalBeforeSubscription(
+        _ value: Output, _ completion: Subscribers.Completion<Failure>
+    ) -> Subscribers.Demand? {
+        let demand = subscriber?.receive(value)
+        subscriber?.receive(completion: completion)
+        let early = given as? any Subscription
+        early?.request(.max(1))
+        early?.cancel()
+        return demand
+    }
+
+    /// Hands the operator a fresh subscription, then finishes.
+    /// - Returns: What the subscription was asked.
+    func subscribeAndFinish() -> [SubscriptionEvent] {
+        let subscription = RecordingSubscription()
+        subscriber?.receive(subscription: subscription)
+        subscriber?.receive(completion: .finished)
+        return subscription.events
+    }
 }

@@ -162,4 +162,22 @@ final class OutputDropTests: TetherTestCase {
         XCTAssertEqual(Optional(4).publisher.output(at: 0).output, 4)
         XCTAssertEqual(Optional(4).publisher.drop { $0 > 5 }.output, 4)
     }
+
+    func testSignalsAndACancelBeforeTheSubscriptionAreIgnored() {
+        func check<P: Publisher>(_ name: String, _ make: (ManualPublisher<Int, Never>) -> P)
+        where P.Output == Int, P.Failure == Never {
+            let publisher = ManualPublisher<Int, Never>()
+            let recorder = RecordingSubscriber<Int, Never>()
+            make(publisher).subscribe(recorder)
+            XCTAssertEqual(publisher.signalBeforeSubscription(1, .finished), Subscribers.Demand.none, name)
+            XCTAssertEqual(recorder.events, [], name)
+            XCTAssertEqual(publisher.subscribeAndFinish(), [.requested(.unlimited)], name)
+            XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)], name)
+            publisher.release()
+        }
+        check("DropWhile") { $0.drop { _ in true } }
+        check("TryDropWhile") { $0.tryDrop { _ in true }.catch { _ in Empty() } }
+        check("Drop") { $0.dropFirst(2) }
+        check("Output") { $0.prefix(Int.max) }
+    }
 }

@@ -240,4 +240,38 @@ final class TryMapTests: TetherTestCase {
             XCTAssertEqual(publisher.send(1_000), [.none])
         }
     }
+
+    func testTryMapAndTryScanForwardValuesBeforeTheSubscriptionAndIgnoreTheRest() {
+        func check(_ name: String, _ make: (ManualPublisher<Int, Never>) -> AnyPublisher<Int, any Error>) {
+            let publisher = ManualPublisher<Int, Never>()
+            let recorder = RecordingSubscriber<Int, any Error>(demand: .max(3)) { _ in .max(2) }
+            make(publisher).subscribe(recorder)
+            XCTAssertEqual(publisher.subscriber?.receive(5), .max(2), name)
+            publisher.subscriber?.receive(completion: .finished)
+            (publisher.given as? any Subscription)?.request(.max(1))
+            (publisher.given as? any Subscription)?.cancel()
+            XCTAssertEqual(recorder.history, [".value(5)"], name)
+
+            let subscription = RecordingSubscription()
+            publisher.subscriber?.receive(subscription: subscription)
+            publisher.subscriber?.receive(completion: .finished)
+            XCTAssertEqual(subscription.events, [.requested(.max(3))], name)
+            XCTAssertEqual(recorder.history, [".value(5)", ".subscription", ".completion(.finished)"], name)
+            publisher.release()
+        }
+        check("TryMap") { $0.tryMap { $0 }.eraseToAnyPublisher() }
+        check("TryScan") { $0.tryScan(0, +).eraseToAnyPublisher() }
+    }
+
+    func testAThrowBeforeTheSubscriptionFailsAForwardingRelay() {
+        let publisher = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, any Error>()
+        publisher.tryMap { _ -> Int in throw TestError(id: 1) }.subscribe(recorder)
+        XCTAssertEqual(publisher.subscriber?.receive(5), Subscribers.Demand.none)
+        XCTAssertEqual(recorder.history, [".completion(.failure(TestError(1)))"])
+        let subscription = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: subscription)
+        XCTAssertEqual(subscription.events, [.cancelled])
+        publisher.release()
+    }
 }

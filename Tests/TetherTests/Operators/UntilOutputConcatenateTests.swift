@@ -157,4 +157,40 @@ final class UntilOutputConcatenateTests: TetherTestCase {
         XCTAssertEqual(Just(1).append(2, 3).sequence, [1, 2, 3])
         XCTAssertEqual(Just(3).prepend(1, 2).sequence, [1, 2, 3])
     }
+
+    func testConcatenateIgnoresSignalsFromAPublisherBeforeItsSubscription() {
+        let prefix = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        prefix.append(7).subscribe(recorder)
+        XCTAssertEqual(prefix.subscriber?.receive(1), Subscribers.Demand.none)
+        prefix.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(recorder.events, [])
+
+        let suffix = ManualPublisher<Int, Never>()
+        let prepended = RecordingSubscriber<Int, Never>()
+        suffix.prepend(Empty()).subscribe(prepended)
+        XCTAssertEqual(suffix.subscriber?.receive(1), Subscribers.Demand.none)
+        suffix.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(prepended.events, [.subscription])
+
+        let subscription = RecordingSubscription()
+        suffix.subscriber?.receive(subscription: subscription)
+        XCTAssertEqual(suffix.subscriber?.receive(2), Subscribers.Demand.none)
+        suffix.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(subscription.events, [.requested(.unlimited)])
+        XCTAssertEqual(prepended.events, [.subscription, .value(2), .completion(.finished)])
+        prepended.cancel()
+        prefix.release()
+        suffix.release()
+    }
+
+    func testConcatenatePassesARequestForNoneOnToTheCurrentPublisher() {
+        let prefix = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
+        prefix.append(Empty()).subscribe(recorder)
+        recorder.request(.none)
+        XCTAssertEqual(prefix.subscription?.events, [.requested(.max(2)), .requested(.none)])
+        recorder.cancel()
+        prefix.releaseSubscribers()
+    }
 }

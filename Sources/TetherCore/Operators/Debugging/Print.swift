@@ -24,6 +24,9 @@ extension Publishers {
     ///
     /// This publisher prints log messages when receiving the following events: subscription,
     /// value, normal completion, failure, cancellation, and every request for demand.
+    ///
+    /// As in Combine, a value or a completion that arrives before the upstream's subscription is
+    /// still passed on (the downstream's demand going back for a value).
     public struct Print<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -171,7 +174,7 @@ extension Publishers.Print {
         @inlinable
         internal func receive(_ input: Output) -> Subscribers.Demand {
             log("receive value: (\(input))")
-            guard gate.enter("Print"), let downstream else { return .none }
+            guard gate.enterEvenBeforeSubscription(), let downstream else { return .none }
             let demand = downstream.receive(input)
             if gate.leave() {
                 self.downstream = nil
@@ -193,7 +196,7 @@ extension Publishers.Print {
                 defer { link = .terminal }
                 return link
             }
-            guard case .subscribed = previous else { return }
+            if case .terminal = previous { return }
             gate.stopFromSerialPath()
             let released = downstream
             downstream = nil

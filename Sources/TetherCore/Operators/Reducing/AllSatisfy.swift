@@ -2,11 +2,11 @@ extension Publishers {
     /// A publisher that publishes a single Boolean value that indicates whether all received
     /// elements pass a given predicate.
     ///
-    /// After the subscriber's first positive request the publisher asks the upstream for
-    /// `.unlimited`. The first element that fails the predicate cancels the upstream and
-    /// publishes `false`; if the upstream finishes first, it publishes `true` (also for an empty
-    /// upstream). Either way the value waits for the first request if it has not come yet, then
-    /// the publisher finishes. Upstream failures pass through as `Upstream.Failure`. The
+    /// The publisher asks the upstream for `.unlimited` as soon as it is subscribed, before the
+    /// subscriber requests anything. The first element that fails the predicate cancels the
+    /// upstream and publishes `false`; if the upstream finishes first, it publishes `true` (also
+    /// for an empty upstream). Either way the value waits for the first request if it has not come
+    /// yet, then the publisher finishes. Upstream failures pass through as `Upstream.Failure`. The
     /// predicate runs on the thread that delivers each upstream value.
     public struct AllSatisfy<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: whether every element passed.
@@ -55,7 +55,7 @@ extension Publisher {
     /// Publishes a single Boolean value that indicates whether all received elements pass a
     /// given predicate.
     ///
-    /// Requests `.unlimited` from the upstream once the subscriber asks for anything; the first
+    /// Requests `.unlimited` from the upstream as soon as it subscribes; the first
     /// failing element cancels the upstream.
     /// - Parameter predicate: A closure that evaluates each received element. Return `true` to
     ///   continue, or `false` to cancel the upstream and complete.

@@ -1,12 +1,12 @@
 extension Publishers {
     /// A publisher that buffers items.
     ///
-    /// After the subscriber's first positive request the publisher asks the upstream for
-    /// `.unlimited`. When the upstream finishes, it publishes every element received, in order,
-    /// as one array (empty if there were none; waiting for that first request if it has not
-    /// come yet), then finishes. Upstream failures pass through as `Upstream.Failure` and the
-    /// buffer is dropped. The buffer grows without bound. The array goes out on the thread that
-    /// delivers the upstream's completion (or that makes the first request).
+    /// The publisher asks the upstream for `.unlimited` as soon as it is subscribed, before the
+    /// subscriber requests anything. When the upstream finishes, it publishes every element
+    /// received, in order, as one array (empty if there were none; waiting for the first request if
+    /// it has not come yet), then finishes. Upstream failures pass through as `Upstream.Failure`
+    /// and the buffer is dropped. The buffer grows without bound. The array goes out on the thread
+    /// that delivers the upstream's completion (or that makes the first request).
     public struct Collect<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: all upstream elements, as an array.
         public typealias Output = [Upstream.Output]
@@ -30,7 +30,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber:
                 Reducer<Upstream.Output, Upstream.Failure, S>(
-                    name: "Collect", downstream: subscriber, initial: [], failure: { $0 }
+                    name: "Collect", downstream: subscriber, initial: [], reflection: .collected, failure: { $0 }
                 ) { buffer, input in
                     buffer?.append(input)
                     return .more
@@ -45,7 +45,7 @@ extension Publisher {
     /// Collects all received elements, and emits a single array of the collection when the
     /// upstream publisher finishes.
     ///
-    /// Requests `.unlimited` from the upstream once the subscriber asks for anything. If the
+    /// Requests `.unlimited` from the upstream as soon as it subscribes. If the
     /// upstream fails, the error is forwarded instead of the array. Memory grows with every
     /// element, so use it only on publishers that finish.
     /// - Returns: A publisher that collects all received items and returns them as an array upon

@@ -4,9 +4,9 @@ extension Publishers {
     ///
     /// It keeps the greatest element seen according to `areInIncreasingOrder` (the first of
     /// equal ones) and publishes it when the upstream finishes; `min` operators pass the closure
-    /// with its arguments swapped. After the subscriber's first positive request it asks the
-    /// upstream for `.unlimited`. An empty upstream finishes without a value, at once; otherwise
-    /// the value waits for the first request if it has not come yet. Upstream failures pass
+    /// with its arguments swapped. It asks the upstream for `.unlimited` as soon as it is
+    /// subscribed. The value (none for an empty upstream) and `.finished` wait for the first
+    /// request if it has not come yet. Upstream failures pass
     /// through as `Upstream.Failure`. The closure runs on the thread that delivers each upstream
     /// value.
     public struct Comparison<Upstream: Publisher>: Publisher {
@@ -56,8 +56,8 @@ extension Publishers {
 extension Publisher where Output: Comparable {
     /// Publishes the minimum value received from the upstream publisher, after it finishes.
     ///
-    /// After this publisher receives a request for more than 0 items, it requests unlimited
-    /// items from its upstream publisher.
+    /// As soon as this publisher is subscribed, it requests unlimited items from its upstream
+    /// publisher.
     /// - Returns: A publisher that publishes the minimum value received from the upstream
     ///   publisher, after the upstream publisher finishes.
     @inlinable
@@ -67,8 +67,8 @@ extension Publisher where Output: Comparable {
 
     /// Publishes the maximum value received from the upstream publisher, after it finishes.
     ///
-    /// After this publisher receives a request for more than 0 items, it requests unlimited
-    /// items from its upstream publisher.
+    /// As soon as this publisher is subscribed, it requests unlimited items from its upstream
+    /// publisher.
     /// - Returns: A publisher that publishes the maximum value received from the upstream
     ///   publisher, after the upstream publisher finishes.
     @inlinable
@@ -80,8 +80,8 @@ extension Publisher where Output: Comparable {
 extension Publisher {
     /// Publishes the minimum value received from the upstream publisher, after it finishes.
     ///
-    /// After this publisher receives a request for more than 0 items, it requests unlimited
-    /// items from its upstream publisher.
+    /// As soon as this publisher is subscribed, it requests unlimited items from its upstream
+    /// publisher.
     /// - Parameter areInIncreasingOrder: A closure that receives two elements and returns true
     ///   if they're in increasing order.
     /// - Returns: A publisher that publishes the minimum value received from the upstream
@@ -94,8 +94,8 @@ extension Publisher {
     /// Publishes the maximum value received from the upstream publisher, using the provided
     /// ordering closure.
     ///
-    /// After this publisher receives a request for more than 0 items, it requests unlimited
-    /// items from its upstream publisher.
+    /// As soon as this publisher is subscribed, it requests unlimited items from its upstream
+    /// publisher.
     /// - Parameter areInIncreasingOrder: A closure that receives two elements and returns true
     ///   if they're in increasing order.
     /// - Returns: A publisher that publishes the maximum value received from the upstream

@@ -2,10 +2,10 @@ extension Publishers {
     /// A publisher that emits a Boolean value when it receives a specific element from its
     /// upstream publisher.
     ///
-    /// After the subscriber's first positive request the publisher asks the upstream for
-    /// `.unlimited`. The first element equal to `output` cancels the upstream and publishes
-    /// `true`; if the upstream finishes first, it publishes `false`. Either way the value waits
-    /// for the first request if it has not come yet, then the publisher finishes. Upstream
+    /// The publisher asks the upstream for `.unlimited` as soon as it is subscribed, before the
+    /// subscriber requests anything. The first element equal to `output` cancels the upstream and
+    /// publishes `true`; if the upstream finishes first, it publishes `false`. Either way the value
+    /// waits for the first request if it has not come yet, then the publisher finishes. Upstream
     /// failures pass through as `Upstream.Failure`.
     public struct Contains<Upstream: Publisher>: Publisher where Upstream.Output: Equatable {
         /// The kind of values published by this publisher: whether the element was seen.
@@ -53,7 +53,7 @@ extension Publishers.Contains: Equatable where Upstream: Equatable {}
 extension Publisher where Output: Equatable {
     /// Publishes a Boolean value upon receiving an element equal to the argument.
     ///
-    /// Requests `.unlimited` from the upstream once the subscriber asks for anything; a match
+    /// Requests `.unlimited` from the upstream as soon as it subscribes; a match
     /// cancels the upstream.
     /// - Parameter output: An element to match against.
     /// - Returns: A publisher that emits the Boolean value `true` when the upstream publisher

@@ -2,12 +2,12 @@ extension Publishers {
     /// A publisher that emits a Boolean value upon receiving an element that satisfies the
     /// predicate closure.
     ///
-    /// After the subscriber's first positive request the publisher asks the upstream for
-    /// `.unlimited`. The first element that satisfies the predicate cancels the upstream and
-    /// publishes `true`; if the upstream finishes first, it publishes `false`. Either way the
-    /// value waits for the first request if it has not come yet, then the publisher finishes.
-    /// Upstream failures pass through as `Upstream.Failure`. The predicate runs on the thread
-    /// that delivers each upstream value.
+    /// The publisher asks the upstream for `.unlimited` as soon as it is subscribed, before the
+    /// subscriber requests anything. The first element that satisfies the predicate cancels the
+    /// upstream and publishes `true`; if the upstream finishes first, it publishes `false`. Either
+    /// way the value waits for the first request if it has not come yet, then the publisher
+    /// finishes. Upstream failures pass through as `Upstream.Failure`. The predicate runs on the
+    /// thread that delivers each upstream value.
     public struct ContainsWhere<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: whether a match was seen.
         public typealias Output = Bool
@@ -54,7 +54,7 @@ extension Publishers {
 extension Publisher {
     /// Publishes a Boolean value upon receiving an element that satisfies the predicate closure.
     ///
-    /// Requests `.unlimited` from the upstream once the subscriber asks for anything; a match
+    /// Requests `.unlimited` from the upstream as soon as it subscribes; a match
     /// cancels the upstream.
     /// - Parameter predicate: A closure that takes an element as its parameter and returns a
     ///   Boolean value that indicates whether the element satisfies the closure's comparison

@@ -1,11 +1,11 @@
 extension Publishers {
     /// A publisher that publishes the number of elements received from the upstream publisher.
     ///
-    /// After the subscriber's first positive request the publisher asks the upstream for
-    /// `.unlimited`. When the upstream finishes, it publishes the count (waiting for that first
-    /// request if it has not come yet) and then finishes. Upstream failures pass through as
-    /// `Upstream.Failure`, without a count. The count goes out on the thread that delivers the
-    /// upstream's completion (or that makes the first request).
+    /// The publisher asks the upstream for `.unlimited` as soon as it is subscribed, before the
+    /// subscriber requests anything. When the upstream finishes, it publishes the count (waiting
+    /// for that first request if it has not come yet) and then finishes. Upstream failures pass
+    /// through as `Upstream.Failure`, without a count. The count goes out on the thread that
+    /// delivers the upstream's completion (or that makes the first request).
     public struct Count<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the number of elements.
         public typealias Output = Int
@@ -44,7 +44,7 @@ extension Publishers.Count: Equatable where Upstream: Equatable {}
 extension Publisher {
     /// Publishes the number of elements received from the upstream publisher.
     ///
-    /// Requests `.unlimited` from the upstream once the subscriber asks for anything.
+    /// Requests `.unlimited` from the upstream as soon as it subscribes.
     /// - Returns: A publisher that consumes all elements until the upstream publisher finishes,
     ///   then emits a single value with the total number of elements received.
     @inlinable

@@ -2,13 +2,13 @@ extension Publishers {
     /// A publisher that applies a closure to all received elements and produces an accumulated
     /// value when the upstream publisher finishes.
     ///
-    /// After the subscriber's first positive request the publisher asks the upstream for
-    /// `.unlimited`. When the upstream finishes, it publishes the accumulated value (waiting for
-    /// that first request if it has not come yet) and then finishes. Upstream failures pass
-    /// through as `Upstream.Failure`, without a value. The closure runs on the thread that
-    /// delivers each upstream value; the result goes out on the thread that delivers the
-    /// upstream's completion (or that makes the first request). Completion or cancellation
-    /// releases the subscriber, the closure and the partial result.
+    /// The publisher asks the upstream for `.unlimited` as soon as it is subscribed, before the
+    /// subscriber requests anything. When the upstream finishes, it publishes the accumulated value
+    /// (waiting for that first request if it has not come yet) and then finishes. Upstream failures
+    /// pass through as `Upstream.Failure`, without a value. The closure runs on the thread that
+    /// delivers each upstream value; the result goes out on the thread that delivers the upstream's
+    /// completion (or that makes the first request). Completion or cancellation releases the
+    /// subscriber, the closure and the partial result.
     public struct Reduce<Upstream: Publisher, Output>: Publisher {
         /// The kind of errors this publisher might publish: the upstream's.
         public typealias Failure = Upstream.Failure
@@ -62,7 +62,7 @@ extension Publisher {
     /// Applies a closure that collects each element of a stream and publishes a final result
     /// upon completion.
     ///
-    /// Requests `.unlimited` from the upstream once the subscriber asks for anything. An
+    /// Requests `.unlimited` from the upstream as soon as it subscribes. An
     /// upstream failure is delivered instead of the result.
     /// - Parameters:
     ///   - initialResult: The value that the closure receives the first time it's called.

@@ -14,19 +14,25 @@ internal enum ReductionStep: Sendable {
 /// ``Publishers/Reduce``, ``Publishers/TryReduce``, ``Publishers/Count``,
 /// ``Publishers/Comparison``, ``Publishers/TryComparison``, ``Publishers/AllSatisfy``,
 /// ``Publishers/TryAllSatisfy``, ``Publishers/Contains``, ``Publishers/ContainsWhere``,
-/// ``Publishers/TryContainsWhere`` and ``Publishers/Collect``.
+/// ``Publishers/TryContainsWhere``, ``Publishers/Collect``, and the ones that keep one value:
+/// ``Publishers/First``, ``Publishers/FirstWhere``, ``Publishers/TryFirstWhere``,
+/// ``Publishers/Last``, ``Publishers/LastWhere`` and ``Publishers/TryLastWhere``.
 ///
 /// Each operator supplies a `step` that folds one value into `result` (`nil` until there is
 /// something to publish), and may settle the result early or throw. The rules, as Combine's:
 ///
-/// - The first positive request from downstream asks the upstream for `.unlimited`; later
-///   requests change nothing, since at most one value ever goes down.
-/// - When the upstream finishes, the result (if any) and `.finished` go down. If the downstream
-///   has not asked for anything yet, a pending result waits for its first request (the
-///   completion alone needs no demand).
+/// - On the upstream's subscription it hands itself downstream, then asks the upstream for
+///   `.unlimited` straight away, before the downstream requests anything.
+/// - When the upstream finishes, the result (if any) and `.finished` go down once the downstream
+///   has requested something; until then both wait, and the first request delivers them.
+///   Later requests change nothing, since at most one value ever goes down. A request for
+///   `.none` traps.
 /// - A settled step cancels the upstream and then behaves like a finish.
 /// - A throwing step cancels the upstream and fails the downstream with the error; an upstream
 ///   failure is passed on without demand.
+/// - A value or completion that arrives before the subscription, or after the end, is ignored
+///   (a value gets `.none` back); so is a second subscription, which is cancelled. A `cancel`
+///   before the subscription arrives changes nothing.
 /// - Any ending (and `cancel`) releases the downstream, the step and the result.
 ///
 /// The race between the serial path and `cancel` is decided under `link`; the serial-path state
@@ -65,9 +71,11 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal enum Link {
         case awaitingSubscription
+        /// `requested`: the downstream has asked for something.
         case subscribed(any Subscription, requested: Bool)
-        /// The upstream is done and the result waits for the downstream's first request.
-        case parked(Downstream, Output)
+        /// The upstream is done; the result (if any) and `.finished` wait for the downstream's
+        /// first request.
+        case parked(Downstream, Output?)
         case terminal
     }
 
@@ -90,6 +98,15 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         case stepThrew(Owned, Downstream.Failure, cancel: any Subscription)
     }
 
+    /// How the subscription shows itself in a mirror, as Combine's does.
+    @usableFromInline
+    internal enum Reflection: Sendable {
+        /// `downstream`, `result`, `initial` and `status`.
+        case fold
+        /// Only `count`, the number of elements collected (``Publishers/Collect``).
+        case collected
+    }
+
     @usableFromInline
     internal let link = Locked(Link.awaitingSubscription)
 
@@ -101,7 +118,9 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal let cancelled = Atomic<Bool>(false)
 
-    /// Serial path only, or whichever side the gate names.
+    /// Serial path only, or whichever side the gate names. Written only after `link` has left
+    /// `.awaitingSubscription` and `.subscribed`, so it may be read under `link` while it is in
+    /// one of them.
     @usableFromInline
     internal var owned: Owned?
 
@@ -109,15 +128,24 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal var result: Output?
 
+    /// The result the fold started from, for the mirror.
+    @usableFromInline
+    internal let initial: Output?
+
     @usableFromInline
     internal let name: StaticString
 
+    @usableFromInline
+    internal let reflection: Reflection
+
     @inlinable
     internal init(
-        name: StaticString, downstream: Downstream, initial: Output?,
+        name: StaticString, downstream: Downstream, initial: Output?, reflection: Reflection = .fold,
         failure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping Step
     ) {
         self.name = name
+        self.reflection = reflection
+        self.initial = initial
         owned = Owned(downstream: downstream, step: step, failure: failure)
         result = initial
         SubscriptionLedger.enter(self)
@@ -145,11 +173,15 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         if gate.leave() {
             release()
         }
+        // A downstream that cancelled from inside `receive(subscription:)` wants nothing more.
+        if !cancelled.load(ordering: .acquiring) {
+            subscription.request(.unlimited)
+        }
     }
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard gate.enter(name), let owned else { return .none }
+        guard gate.enterIfSubscribed(), let owned else { return .none }
         let step: ReductionStep
         do {
             step = try owned.step(&result, input)
@@ -175,15 +207,13 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         }
     }
 
-    /// Ends the stream from the serial path, unless `cancel` got there first.
+    /// Ends the stream from the serial path, unless `cancel` got there first or the upstream
+    /// has not subscribed yet (Combine ignores such a completion).
     @usableFromInline
     internal func end(_ ending: Ending, inDelivery: Bool) {
         let outcome = link.withLock { link -> Outcome in
             switch link {
-            case .awaitingSubscription:
-                preconditionFailure(
-                    "A publisher must send the subscription before its completion: \(name) received the completion first")
-            case .parked, .terminal:
+            case .awaitingSubscription, .parked, .terminal:
                 return .nothing
             case .subscribed(let upstream, let requested):
                 // The link was still live, so `cancel` has not released `owned`.
@@ -197,7 +227,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
                     return .stepThrew(owned, error, cancel: upstream)
                 case .upstreamFinished, .settled:
                     let cancel: (any Subscription)? = if case .settled = ending { upstream } else { nil }
-                    if !requested, let result {
+                    if !requested {
                         link = .parked(owned.downstream, result)
                         return .park(cancel: cancel)
                     }
@@ -237,19 +267,18 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         // One decision under the lock, so a finish that parks meanwhile cannot be missed.
-        let (upstream, parked) = link.withLock { link -> ((any Subscription)?, (Downstream, Output)?) in
+        let parked = link.withLock { link -> (Downstream, Output?)? in
             switch link {
             case .subscribed(let upstream, requested: false):
                 link = .subscribed(upstream, requested: true)
-                return (upstream, nil)
+                return nil
             case .parked(let downstream, let result):
                 link = .terminal
-                return (nil, (downstream, result))
+                return (downstream, result)
             case .awaitingSubscription, .subscribed, .terminal:
-                return (nil, nil)
+                return nil
             }
         }
-        upstream?.request(.unlimited)
         if let (downstream, result) = parked {
             deliver(result, to: downstream)
         }
@@ -267,8 +296,11 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func cancel() {
-        cancelled.store(true, ordering: .releasing)
         let previous = link.withLock { link -> Link in
+            // Before the subscription there is nothing to cancel yet; Combine goes on to
+            // subscribe normally when it arrives.
+            if case .awaitingSubscription = link { return link }
+            cancelled.store(true, ordering: .releasing)
             defer { link = .terminal }
             return link
         }
@@ -283,9 +315,40 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal var description: String { "\(name)" }
 
-    /// No children: the result and the downstream belong to the serial path.
+    /// Combine's children. The running result belongs to the serial path, which folds without a
+    /// lock, so `result` (and Collect's `count`) shows the result only once the upstream is done
+    /// and it waits for a request; before that it shows `nil` (a count of 0).
     @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+    internal var customMirror: Mirror {
+        // Only references are taken under the lock: describing them may run user code.
+        let (downstream, settled, upstream) = link.withLock {
+            link -> (Downstream?, Output?, (any Subscription)??) in
+            switch link {
+            case .awaitingSubscription: (owned?.downstream, nil, .some(nil))
+            case .subscribed(let upstream, _): (owned?.downstream, nil, upstream)
+            case .parked(let downstream, let result): (downstream, result, nil)
+            case .terminal: (nil, nil, nil)
+            }
+        }
+        let status =
+            switch upstream {
+            case .some(.some(let upstream)): "subscribed(\(upstream))"
+            case .some(.none): "awaitingSubscription"
+            case .none: "terminal"
+            }
+        switch reflection {
+        case .fold:
+            let children: KeyValuePairs<String, Any> = [
+                "downstream": downstream.map { $0 as Any } ?? (nil as Downstream?) as Any,
+                "result": settled as Any,
+                "initial": initial as Any,
+                "status": status,
+            ]
+            return Mirror(self, children: children)
+        case .collected:
+            return Mirror(self, children: ["count": (settled as? any Collection)?.count ?? 0])
+        }
+    }
 
     @usableFromInline
     internal var playgroundDescription: Any { description }

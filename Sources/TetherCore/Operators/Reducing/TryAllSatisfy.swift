@@ -54,7 +54,7 @@ extension Publisher {
     /// Publishes a single Boolean value that indicates whether all received elements pass a
     /// given error-throwing predicate.
     ///
-    /// Requests `.unlimited` from the upstream once the subscriber asks for anything. A failing
+    /// Requests `.unlimited` from the upstream as soon as it subscribes. A failing
     /// element or a throw cancels the upstream.
     /// - Parameter predicate: A closure that evaluates each received element. Return `true` to
     ///   continue, or `false` to cancel the upstream and complete. The closure may throw an

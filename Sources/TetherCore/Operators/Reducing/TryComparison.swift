@@ -57,8 +57,8 @@ extension Publisher {
     /// Publishes the minimum value received from the upstream publisher, using the provided
     /// error-throwing closure to order the items.
     ///
-    /// After this publisher receives a request for more than 0 items, it requests unlimited
-    /// items from its upstream publisher.
+    /// As soon as this publisher is subscribed, it requests unlimited items from its upstream
+    /// publisher.
     /// - Parameter areInIncreasingOrder: A throwing closure that receives two elements and
     ///   returns true if they're in increasing order. If this closure throws, the publisher
     ///   terminates with a failure.
@@ -74,8 +74,8 @@ extension Publisher {
     /// Publishes the maximum value received from the upstream publisher, using the provided
     /// error-throwing closure to order the items.
     ///
-    /// After this publisher receives a request for more than 0 items, it requests unlimited
-    /// items from its upstream publisher.
+    /// As soon as this publisher is subscribed, it requests unlimited items from its upstream
+    /// publisher.
     /// - Parameter areInIncreasingOrder: A throwing closure that receives two elements and
     ///   returns true if they're in increasing order. If this closure throws, the publisher
     ///   terminates with a failure.

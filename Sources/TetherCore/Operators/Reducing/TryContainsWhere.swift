@@ -53,7 +53,7 @@ extension Publisher {
     /// Publishes a Boolean value upon receiving an element that satisfies the throwing predicate
     /// closure.
     ///
-    /// Requests `.unlimited` from the upstream once the subscriber asks for anything; a match
+    /// Requests `.unlimited` from the upstream as soon as it subscribes; a match
     /// or a throw cancels the upstream.
     /// - Parameter predicate: A closure that takes an element as its parameter and returns a
     ///   Boolean value that indicates whether the element satisfies the closure's comparison

@@ -2,13 +2,13 @@ extension Publishers {
     /// A publisher that applies an error-throwing closure to all received elements and produces
     /// an accumulated value when the upstream publisher finishes.
     ///
-    /// After the subscriber's first positive request the publisher asks the upstream for
-    /// `.unlimited`. When the upstream finishes, it publishes the accumulated value (waiting for
-    /// that first request if it has not come yet) and then finishes. If the closure throws, the
-    /// publisher cancels the upstream and fails with the error; nothing follows. Upstream
-    /// failures are republished as `any Error`. The closure runs on the thread that delivers
-    /// each upstream value. Completion or cancellation releases the subscriber, the closure and
-    /// the partial result.
+    /// The publisher asks the upstream for `.unlimited` as soon as it is subscribed, before the
+    /// subscriber requests anything. When the upstream finishes, it publishes the accumulated value
+    /// (waiting for that first request if it has not come yet) and then finishes. If the closure
+    /// throws, the publisher cancels the upstream and fails with the error; nothing follows.
+    /// Upstream failures are republished as `any Error`. The closure runs on the thread that
+    /// delivers each upstream value. Completion or cancellation releases the subscriber, the
+    /// closure and the partial result.
     public struct TryReduce<Upstream: Publisher, Output>: Publisher {
         /// The kind of errors this publisher might publish: any error, thrown or upstream.
         public typealias Failure = any Error
@@ -67,7 +67,7 @@ extension Publisher {
     /// Applies an error-throwing closure that collects each element of a stream and publishes a
     /// final result upon completion.
     ///
-    /// Requests `.unlimited` from the upstream once the subscriber asks for anything. If the
+    /// Requests `.unlimited` from the upstream as soon as it subscribes. If the
     /// closure throws, the upstream is cancelled and the publisher fails with the error.
     /// - Parameters:
     ///   - initialResult: The value that the closure receives the first time it's called.

@@ -6,6 +6,9 @@ extension Publishers {
     /// subscriber has not asked for anything yet it waits for the first request. Failures pass
     /// through as `Upstream.Failure`. Signals go out on the thread that delivers the upstream's
     /// (or, for a waiting element, on the requesting thread).
+    ///
+    /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
+    /// comes before the upstream's subscription is ignored.
     public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

@@ -6,6 +6,9 @@ extension Publishers {
     /// outstanding it waits for the next request. The publisher never fails (`Never`). Signals
     /// go out on the thread that delivers the upstream's (or, for a waiting element, on the
     /// requesting thread).
+    ///
+    /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
+    /// comes before the upstream's subscription is ignored.
     public struct ReplaceError<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

@@ -9,6 +9,9 @@ import Synchronization
 /// the demand requested minus the values delivered plus the demand those deliveries returned;
 /// the count sits in its own small mutex so the per-value path never touches the generic `link`.
 /// Completion or cancellation releases the downstream.
+///
+/// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
+/// comes before the upstream's subscription is ignored.
 @usableFromInline
 internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -98,7 +101,7 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard gate.enter(name), let downstream else { return .none }
+        guard gate.enterIfSubscribed(), let downstream else { return .none }
         sawValue = true
         outstanding.withLock { $0 -= 1 }
         let more = downstream.receive(input)
@@ -116,10 +119,7 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
     internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let outcome = link.withLock { link -> Outcome in
             switch link {
-            case .awaitingSubscription:
-                preconditionFailure(
-                    "A publisher must send the subscription before its completion: \(name) received the completion first")
-            case .parked, .terminal:
+            case .awaitingSubscription, .parked, .terminal:
                 return .nothing
             case .subscribed:
                 // The link was still live, so `cancel` has not released `downstream`.
@@ -184,8 +184,9 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func cancel() {
-        cancelled.store(true, ordering: .releasing)
         let previous = link.withLock { link -> Link in
+            if case .awaitingSubscription = link { return link }
+            cancelled.store(true, ordering: .releasing)
             defer { link = .terminal }
             return link
         }

@@ -22,6 +22,9 @@ extension Publishers {
     /// upstream publisher.
     ///
     /// See ``Publisher/measureInterval(using:options:)``.
+    ///
+    /// As in Combine, a value (answered with `.none`) or a completion that arrives before the
+    /// upstream's subscription is ignored.
     public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
         /// The kind of values published by this publisher: intervals in the scheduler's time.
         public typealias Output = Context.SchedulerTimeType.Stride
@@ -86,9 +89,8 @@ extension Publishers.MeasureInterval {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard let last else {
-                preconditionFailure("A publisher must send the subscription before any value: MeasureInterval received a value first")
-            }
+            // Before the subscription there is nothing to measure from; Combine ignores the value.
+            guard let last else { return .none }
             let now = scheduler.now
             self.last = now
             return downstream.receive(last.distance(to: now))
@@ -96,6 +98,8 @@ extension Publishers.MeasureInterval {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            // Combine ignores a completion that comes before the subscription.
+            guard last != nil else { return }
             downstream.receive(completion: completion)
         }
 

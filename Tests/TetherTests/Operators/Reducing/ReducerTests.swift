@@ -3,11 +3,11 @@ import TetherTesting
 import XCTest
 
 final class ReducerTests: TetherTestCase {
-    func testReduceAsksUpstreamForUnlimitedOnlyAfterTheFirstRequestAndPublishesOnFinish() {
+    func testReduceAsksUpstreamForUnlimitedOnSubscribingAndPublishesOnFinish() {
         let publisher = RecordingPublisher<Int, TestError>()
         let recorder = RecordingSubscriber<Int, TestError>(demand: .none)
         publisher.reduce(10, +).subscribe(recorder)
-        XCTAssertEqual(publisher.subscription?.events, [])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
 
         recorder.request(.max(1))
         recorder.request(.max(4))
@@ -30,15 +30,70 @@ final class ReducerTests: TetherTestCase {
         XCTAssertEqual(recorder.events, [.subscription])
 
         recorder.request(.max(1))
+        recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
-        XCTAssertEqual(publisher.subscription?.events, [])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
         publisher.releaseSubscribers()
     }
 
-    func testComparisonOfAnEmptyUpstreamFinishesWithoutDemandOrValue() {
+    func testCompletionOfAnEmptyUpstreamWaitsForTheFirstRequestToo() {
         let recorder = RecordingSubscriber<Int, Never>(demand: .none)
-        Empty<Int, Never>().max().subscribe(recorder)
+        Empty<Int, Never>().eraseToAnyPublisher().max().subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription])
+        recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
+    }
+
+    func testSubscriptionGoesDownBeforeTheUpstreamIsAskedForUnlimited() {
+        let publisher = RecordingPublisher<Int, Never>()
+        var seenOnSubscription: [SubscriptionEvent]?
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { _ in seenOnSubscription = publisher.subscription?.events },
+            receiveValue: { _ in .none }, receiveCompletion: { _ in })
+        publisher.count().subscribe(subscriber)
+        XCTAssertEqual(seenOnSubscription, [])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
+        publisher.send(completion: .finished)
+        publisher.releaseSubscribers()
+    }
+
+    func testSignalsBeforeTheSubscriptionAreIgnoredAndACancelThenChangesNothing() {
+        let publisher = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        publisher.reduce(0, +).subscribe(recorder)
+        let reducer = publisher.subscriber
+        XCTAssertEqual(reducer?.receive(5), Subscribers.Demand.none)
+        reducer?.receive(completion: .finished)
+        XCTAssertEqual(recorder.events, [])
+        let early = publisher.given as? any Subscription
+        XCTAssertNotNil(early)
+        early?.cancel()
+
+        let subscription = RecordingSubscription()
+        reducer?.receive(subscription: subscription)
+        XCTAssertEqual(subscription.events, [.requested(.unlimited)])
+        XCTAssertEqual(reducer?.receive(2), Subscribers.Demand.none)
+        reducer?.receive(completion: .finished)
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(2), .completion(.finished)])
+        publisher.release()
+    }
+
+    func testASecondSubscriptionIsCancelledBeforeAndAfterTheEnd() {
+        let publisher = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        publisher.last().subscribe(recorder)
+        let first = RecordingSubscription()
+        let second = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: first)
+        publisher.subscriber?.receive(subscription: second)
+        _ = publisher.subscriber?.receive(4)
+        publisher.subscriber?.receive(completion: .finished)
+        publisher.subscriber?.receive(subscription: second)
+        XCTAssertEqual(first.events, [.requested(.unlimited)])
+        XCTAssertEqual(second.events, [.cancelled, .cancelled])
+        XCTAssertEqual(recorder.events, [.subscription, .value(4), .completion(.finished)])
+        publisher.release()
     }
 
     func testUpstreamFailurePassesThroughWithoutDemandOrResult() {
@@ -119,7 +174,7 @@ final class ReducerTests: TetherTestCase {
         let recorder = RecordingSubscriber<Bool, Never>(demand: .none)
         publisher.allSatisfy { $0 > 0 }.subscribe(recorder)
         publisher.send(-1)
-        XCTAssertEqual(publisher.subscription?.events, [.cancelled])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
         XCTAssertEqual(recorder.events, [.subscription])
         recorder.request(.max(1))
         XCTAssertEqual(recorder.events, [.subscription, .value(false), .completion(.finished)])
@@ -236,21 +291,32 @@ final class ReducerTests: TetherTestCase {
 
     func testReducersDescribeThemselvesAsCombineDoes() {
         let publisher = RecordingPublisher<Int, Never>()
-        func description<P: Publisher>(_ publisher: P) -> String {
+        func description<P: Publisher>(_ publisher: P, children: [String] = ["downstream", "result", "initial", "status"])
+            -> String
+        {
             let recorder = RecordingSubscriber<P.Output, P.Failure>(demand: .none)
             publisher.subscribe(recorder)
             defer { recorder.cancel() }
             let subscription = recorder.subscription
-            XCTAssertEqual(subscription.map { Mirror(reflecting: $0).children.count }, 0)
+            XCTAssertEqual(subscription.map { Mirror(reflecting: $0).children.compactMap(\.label) }, children)
+            XCTAssertEqual(
+                (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String,
+                recorder.subscriptionDescriptions.first)
             return recorder.subscriptionDescriptions.first ?? ""
         }
         XCTAssertEqual(description(publisher.reduce(0, +)), "Reduce")
         XCTAssertEqual(description(publisher.count()), "Count")
-        XCTAssertEqual(description(publisher.collect()), "Collect")
+        XCTAssertEqual(description(publisher.collect(), children: ["count"]), "Collect")
         XCTAssertEqual(description(publisher.min()), "Comparison")
         XCTAssertEqual(description(publisher.tryMax(by: <)), "TryComparison")
         XCTAssertEqual(description(publisher.contains(1)), "Contains")
         XCTAssertEqual(description(publisher.tryAllSatisfy { _ in true }), "TryAllSatisfy")
+        XCTAssertEqual(description(publisher.first()), "First")
+        XCTAssertEqual(description(publisher.first { _ in true }), "TryFirst")
+        XCTAssertEqual(description(publisher.tryFirst { _ in true }), "TryFirstWhere")
+        XCTAssertEqual(description(publisher.last()), "Last")
+        XCTAssertEqual(description(publisher.last { _ in true }), "LastWhere")
+        XCTAssertEqual(description(publisher.tryLast { _ in true }), "TryLastWhere")
         publisher.releaseSubscribers()
     }
 
