@@ -469,6 +469,7 @@ def main():
               built - started, ran - built)
 
     entries, header = read_expected()
+    summarise_reasons(entries, results, test_file)
     status = compare(entries, results, excluded, nocompile_files, test_file,
                      partial=bool(args.filter))
     if args.update_expected:
@@ -526,6 +527,24 @@ def summarise(results, files, excluded, selected, nocompile_files, trapped_class
                 f"{row.get(TRAP, 0):5} {row.get(TIMEOUT, 0):5} {row.get(NOCOMPILE, 0):5}")
     log("")
     log(f"   per-test outcomes: {os.path.relpath(RESULTS, REPO)}")
+
+
+def summarise_reasons(entries, results, test_file):
+    """Failing tests of this run counted by the reason the list gives them: the families."""
+    listed = dict(entries)
+    families = {}
+    for name, (outcome, _) in results.items():
+        if outcome == PASS:
+            continue
+        reason = listed.get(name) or listed.get(test_file[name]) or "(not in the list)"
+        if outcome == NOCOMPILE:
+            reason = NOCOMPILE_REASON
+        families[reason] = families.get(reason, 0) + 1
+    if families:
+        log("")
+        log("   failing tests by the list's reason")
+        for reason, count in sorted(families.items(), key=lambda item: (-item[1], item[0])):
+            log(f"   {count:5}  {reason}")
 
 
 def compare(entries, results, excluded, nocompile_files, test_file, partial):
