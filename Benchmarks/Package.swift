@@ -79,5 +79,22 @@ let package = Package(
             path: "Probes/MemoryOpenCombine",
             swiftSettings: [.define("OPENCOMBINE")]
         ),
+        // Subjects, `@Published` and a bounded pipeline under contention from several threads:
+        // the longest single `send()`, total time and resident memory.
+        .executableTarget(
+            name: "ContentionTether",
+            dependencies: [tether],
+            path: "Probes/ContentionTether",
+            swiftSettings: [.define("TETHER")]
+        ),
+        .executableTarget(
+            name: "ContentionOpenCombine",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ],
+            path: "Probes/ContentionOpenCombine",
+            swiftSettings: [.define("OPENCOMBINE")]
+        ),
     ]
 )

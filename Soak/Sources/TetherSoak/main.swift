@@ -1,0 +1,218 @@
+// A soak test: Tether under sustained load from many threads at once, in an optimised build.
+//
+// Three threads send into one subject that feeds a map/scan sink and a bounded pipeline
+// (flatMap of Just, merge, buffer, receive(on:)) drained one value at a time; a fourth sets a
+// `@Published` property; a fifth subscribes and cancels chains with time operators on a real
+// queue, over and over. Every second it prints throughput, percentiles of the time one `send()`
+// takes, and resident memory. It exits non-zero when memory keeps growing, when a `send()`
+// takes longer than the bound, or when a value is lost.
+//
+// Usage: tether-soak [--seconds N]   (default 180)
+
+import Dispatch
+import Foundation
+import Synchronization
+import Tether
+
+let arguments = CommandLine.arguments
+let seconds: Int = {
+    if let flag = arguments.firstIndex(of: "--seconds"), flag + 1 < arguments.count,
+        let value = Int(arguments[flag + 1]), value > 0
+    {
+        return value
+    }
+    return 180
+}()
+
+/// The longest a single `send()` may take. Senders take turns with a subscriber that does a
+/// little work, so a send waits at most for the other senders' deliveries, not for a backlog.
+let sendBoundMilliseconds = 250.0
+/// How much resident memory may grow between the end of the first quarter and the end.
+let growthBoundMegabytes = 16.0
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+func residentMegabytes() -> Double {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+        let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+    else { return 0 }
+    return pages * 4096 / 1_048_576
+}
+
+/// Durations in power-of-two buckets of nanoseconds, shared by the senders.
+final class Histogram: Sendable {
+    private let buckets = Mutex<[Int]>(Array(repeating: 0, count: 64))
+
+    func add(_ local: [Int]) {
+        buckets.withLock { buckets in
+            for index in local.indices { buckets[index] += local[index] }
+        }
+    }
+
+    /// Takes the counts so far, leaving zeros.
+    func take() -> [Int] {
+        buckets.withLock { buckets in
+            defer { buckets = Array(repeating: 0, count: 64) }
+            return buckets
+        }
+    }
+
+    /// The upper bound of the bucket that holds the `fraction` quantile, in milliseconds.
+    static func quantile(_ fraction: Double, of counts: [Int]) -> Double {
+        let total = counts.reduce(0, +)
+        guard total > 0 else { return 0 }
+        var seen = 0
+        for (index, count) in counts.enumerated() {
+            seen += count
+            if Double(seen) >= fraction * Double(total) { return Double(UInt64(1) << index) / 1e6 }
+        }
+        return Double(UInt64(1) << 63) / 1e6
+    }
+}
+
+final class Model: @unchecked Sendable {
+    @Published var level = 0
+}
+
+/// A subscriber that asks for one value at a time, and counts them.
+final class OneAtATime: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+    let received = Atomic<Int>(0)
+    func receive(subscription: any Subscription) { subscription.request(.max(1)) }
+    func receive(_ input: Int) -> Subscribers.Demand {
+        received.add(1, ordering: .relaxed)
+        return .max(1)
+    }
+    func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+let subject = PassthroughSubject<Int, Never>()
+let side = PassthroughSubject<Int, Never>()
+let model = Model()
+let queue = DispatchQueue(label: "soak.delivery")
+let timeQueue = DispatchQueue(label: "soak.time")
+
+let scanned = Atomic<Int>(0)
+let published = Atomic<Int>(0)
+let sent = Atomic<Int>(0)
+let stop = Atomic<Bool>(false)
+let histogram = Histogram()
+let longest = Mutex<UInt64>(0)
+
+var keep: [AnyCancellable] = []
+keep.append(subject.map { $0 &* 2 }.filter { $0 >= 0 }.scan(0, &+).sink { _ in scanned.add(1, ordering: .relaxed) })
+keep.append(model.$level.removeDuplicates().sink { _ in published.add(1, ordering: .relaxed) })
+let drained = OneAtATime()
+subject
+    .flatMap(maxPublishers: .max(2)) { Just($0) }
+    .merge(with: side)
+    .buffer(size: 64, prefetch: .byRequest, whenFull: .dropOldest)
+    .receive(on: queue)
+    .subscribe(drained)
+
+let workers = DispatchGroup()
+
+func startThread(_ body: @escaping @Sendable () -> Void) {
+    workers.enter()
+    Thread {
+        body()
+        workers.leave()
+    }.start()
+}
+
+for _ in 0..<3 {
+    startThread {
+        var local = Array(repeating: 0, count: 64)
+        var mine: UInt64 = 0
+        var value = 0
+        while !stop.load(ordering: .relaxed) {
+            for _ in 0..<1_000 {
+                let start = now()
+                subject.send(value)
+                let took = max(1, now() - start)
+                local[63 - took.leadingZeroBitCount] += 1
+                mine = max(mine, took)
+                value &+= 1
+            }
+            sent.add(1_000, ordering: .relaxed)
+            histogram.add(local)
+            local = Array(repeating: 0, count: 64)
+        }
+        longest.withLock { $0 = max($0, mine) }
+    }
+}
+
+startThread {
+    var level = 0
+    while !stop.load(ordering: .relaxed) {
+        level &+= 1
+        model.level = level
+        if level % 64 == 0 { side.send(level) }
+    }
+}
+
+startThread {
+    var round = 0
+    while !stop.load(ordering: .relaxed) {
+        round += 1
+        var churn: [AnyCancellable] = []
+        churn.append(subject.map { $0 + 1 }.sink { _ in })
+        churn.append(model.$level.debounce(for: .milliseconds(1), scheduler: timeQueue).sink { _ in })
+        churn.append(subject.throttle(for: .milliseconds(1), scheduler: timeQueue, latest: true).sink { _ in })
+        churn.append(subject.delay(for: .microseconds(100), scheduler: timeQueue).sink { _ in })
+        churn.append(
+            subject.map { Just($0) }.switchToLatest().timeout(.seconds(1), scheduler: timeQueue).sink { _ in })
+        if round % 2 == 0 { Thread.sleep(forTimeInterval: 0.001) }
+        for cancellable in churn { cancellable.cancel() }
+    }
+}
+
+print("second\tsends/s\tp50 ms\tp99 ms\tp99.9 ms\tRSS MB")
+var rss: [Double] = []
+var lastSent = 0
+for second in 1...seconds {
+    Thread.sleep(forTimeInterval: 1)
+    let counts = histogram.take()
+    let total = sent.load(ordering: .relaxed)
+    rss.append(residentMegabytes())
+    print(
+        "\(second)\t\(total - lastSent)\t\(Histogram.quantile(0.5, of: counts))\t"
+            + "\(Histogram.quantile(0.99, of: counts))\t\(Histogram.quantile(0.999, of: counts))\t"
+            + String(format: "%.1f", rss.last!))
+    lastSent = total
+}
+stop.store(true, ordering: .relaxed)
+workers.wait()
+// The bounded pipeline drains on its queue; give it a moment to settle.
+queue.sync {}
+for cancellable in keep { cancellable.cancel() }
+
+var failures: [String] = []
+let longestMilliseconds = Double(longest.withLock { $0 }) / 1e6
+print(String(format: "longest send: %.2f ms", longestMilliseconds))
+if longestMilliseconds > sendBoundMilliseconds {
+    failures.append(String(format: "a send took %.1f ms (bound %.0f ms)", longestMilliseconds, sendBoundMilliseconds))
+}
+let settled = rss[max(0, rss.count / 4 - 1)]
+let growth = (rss.last ?? 0) - settled
+print(String(format: "RSS growth after the first quarter: %.1f MB", growth))
+if growth > growthBoundMegabytes {
+    failures.append(String(format: "resident memory grew %.1f MB (bound %.0f MB)", growth, growthBoundMegabytes))
+}
+let totalSent = sent.load(ordering: .relaxed)
+if scanned.load(ordering: .relaxed) != totalSent {
+    failures.append("the map/scan sink received \(scanned.load(ordering: .relaxed)) of \(totalSent) values")
+}
+if drained.received.load(ordering: .relaxed) == 0 {
+    failures.append("the bounded pipeline delivered nothing")
+}
+if published.load(ordering: .relaxed) == 0 {
+    failures.append("the @Published sink received nothing")
+}
+if failures.isEmpty {
+    print("soak: passed (\(totalSent) sends in \(seconds) s)")
+} else {
+    for failure in failures { print("soak: FAILED: \(failure)") }
+    exit(1)
+}
