@@ -7,8 +7,15 @@
 public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
 {
+    /// The wrapped publisher, in a ``PublisherBox``.
     @usableFromInline
-    internal let box: any ErasedPublisher<Output, Failure>
+    internal let box: AnyObject
+
+    /// Subscribes an ``AnySubscriber`` to the boxed publisher. Made where the publisher's type
+    /// is known, so the whole chain above this erasure point is specialised once, for the one
+    /// subscriber type `AnySubscriber<Output, Failure>`, however it is later subscribed to.
+    @usableFromInline
+    internal let subscribe: (AnyObject, AnySubscriber<Output, Failure>) -> Void
 
     /// Creates a type-erasing publisher to wrap the provided publisher.
     /// - Parameter publisher: A publisher to wrap with a type-eraser.
@@ -18,6 +25,9 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
             self = erased
         } else {
             box = PublisherBox.make(publisher)
+            subscribe = { box, subscriber in
+                unsafeDowncast(box, to: PublisherBox<P>.self).base.receive(subscriber: subscriber)
+            }
         }
     }
 
@@ -25,7 +35,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        box.receive(subscriber: subscriber)
+        subscribe(box, AnySubscriber(subscriber))
     }
 
     /// `"AnyPublisher"`.
@@ -47,19 +57,9 @@ extension Publisher {
     }
 }
 
+/// The publisher an ``AnyPublisher`` wraps.
 @usableFromInline
-internal protocol ErasedPublisher<Output, Failure>: AnyObject {
-    associatedtype Output
-    associatedtype Failure: Error
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
-}
-
-@usableFromInline
-internal final class PublisherBox<Base: Publisher>: ErasedPublisher {
-    @usableFromInline typealias Output = Base.Output
-    @usableFromInline typealias Failure = Base.Failure
-
+internal final class PublisherBox<Base: Publisher> {
     @usableFromInline let base: Base
 
     @inlinable
@@ -69,11 +69,6 @@ internal final class PublisherBox<Base: Publisher>: ErasedPublisher {
     /// are, so a user's code that stores an erased publisher cannot have it stack-promoted.
     @inlinable @inline(never)
     static func make(_ base: Base) -> PublisherBox { PublisherBox(base) }
-
-    @inlinable
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Output, S.Failure == Base.Failure {
-        base.receive(subscriber: subscriber)
-    }
 }
 
 extension PublisherBox: LedgerChainLink {

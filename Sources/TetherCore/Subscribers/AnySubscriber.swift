@@ -7,8 +7,21 @@
 public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
+    /// The wrapped subscriber, subject or closures, in one of the boxes below.
     @usableFromInline
     internal let box: any ErasedSubscriber<Input, Failure>
+
+    /// The box's three entry points, made where the wrapped subscriber's type is known (the
+    /// initialisers are `@inlinable`, so they specialise in the caller's module). A value that
+    /// crosses this erasure point runs specialised code on both sides: calling a box through its
+    /// protocol instead would run the generic, unspecialised implementation, which looks up
+    /// generic metadata on every call (see ``ErasedSubscriber``).
+    @usableFromInline
+    internal let onSubscription: (AnyObject, any Subscription) -> Void
+    @usableFromInline
+    internal let onValue: (AnyObject, Input) -> Subscribers.Demand
+    @usableFromInline
+    internal let onCompletion: (AnyObject, Subscribers.Completion<Failure>) -> Void
 
     /// The wrapped subscriber's identifier, or a fresh one for a closure-based subscriber.
     public let combineIdentifier: CombineIdentifier
@@ -21,6 +34,9 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
             self = erased
         } else {
             box = SubscriberBox.make(s)
+            onSubscription = { unsafeDowncast($0, to: SubscriberBox<S>.self).base.receive(subscription: $1) }
+            onValue = { unsafeDowncast($0, to: SubscriberBox<S>.self).base.receive($1) }
+            onCompletion = { unsafeDowncast($0, to: SubscriberBox<S>.self).base.receive(completion: $1) }
             combineIdentifier = s.combineIdentifier
         }
     }
@@ -30,6 +46,12 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     @inlinable
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
         box = SubjectBox.make(s)
+        onSubscription = { unsafeDowncast($0, to: SubjectBox<S>.self).base.send(subscription: $1) }
+        onValue = {
+            unsafeDowncast($0, to: SubjectBox<S>.self).base.send($1)
+            return .none
+        }
+        onCompletion = { unsafeDowncast($0, to: SubjectBox<S>.self).base.send(completion: $1) }
         combineIdentifier = CombineIdentifier()
     }
 
@@ -50,6 +72,10 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         box = ClosureSubscriberBox.make(
             receiveSubscription: receiveSubscription, receiveValue: receiveValue,
             receiveCompletion: receiveCompletion)
+        typealias Box = ClosureSubscriberBox<Input, Failure>
+        onSubscription = { unsafeDowncast($0, to: Box.self).onSubscription?($1) }
+        onValue = { unsafeDowncast($0, to: Box.self).onValue?($1) ?? .none }
+        onCompletion = { unsafeDowncast($0, to: Box.self).onCompletion?($1) }
         combineIdentifier = CombineIdentifier()
     }
 
@@ -57,21 +83,21 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// - Parameter subscription: The subscription from the publisher.
     @inlinable
     public func receive(subscription: any Subscription) {
-        box.receive(subscription: subscription)
+        onSubscription(box, subscription)
     }
 
     /// Forwards the value to the wrapped subscriber and returns its demand.
     /// - Parameter value: The published value.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-        box.receive(value)
+        onValue(box, value)
     }
 
     /// Forwards the completion to the wrapped subscriber.
     /// - Parameter completion: How the publisher finished.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
-        box.receive(completion: completion)
+        onCompletion(box, completion)
     }
 
     /// The wrapped subscriber's description, or `"Anonymous AnySubscriber"`.
@@ -93,7 +119,10 @@ extension Subscriber {
     }
 }
 
-/// The box an ``AnySubscriber`` keeps its subscriber in.
+/// The box an ``AnySubscriber`` keeps its subscriber in. Signals do not go through this
+/// protocol: a generic class's conformance runs the generic, unspecialised implementation of
+/// its methods, so each box is reached through entry points that ``AnySubscriber`` makes where
+/// the box's type is known. The protocol only describes the box.
 ///
 /// Every box is allocated by a `make` function that is `@inlinable` (so it is specialised in the
 /// user's module) but `@inline(never)`. Swift 6.3.1's SIL stack promotion wrongly places an
@@ -108,10 +137,6 @@ internal protocol ErasedSubscriber<Input, Failure>: AnyObject, CustomStringConve
 {
     associatedtype Input
     associatedtype Failure: Error
-
-    func receive(subscription: any Subscription)
-    func receive(_ input: Input) -> Subscribers.Demand
-    func receive(completion: Subscribers.Completion<Failure>)
 }
 
 @usableFromInline
@@ -125,14 +150,8 @@ internal final class SubscriberBox<Base: Subscriber>: ErasedSubscriber {
     @inlinable @inline(never)
     static func make(_ base: Base) -> SubscriberBox { SubscriberBox(base) }
 
-    @inlinable
-    func receive(subscription: any Subscription) { base.receive(subscription: subscription) }
-
-    @inlinable
-    func receive(_ input: Base.Input) -> Subscribers.Demand { base.receive(input) }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Base.Failure>) { base.receive(completion: completion) }
+    @usableFromInline typealias Input = Base.Input
+    @usableFromInline typealias Failure = Base.Failure
 
     @usableFromInline var description: String { String(describing: base) }
 
@@ -150,17 +169,8 @@ internal final class SubjectBox<Base: Subject>: ErasedSubscriber {
     @inlinable @inline(never)
     static func make(_ base: Base) -> SubjectBox { SubjectBox(base) }
 
-    @inlinable
-    func receive(subscription: any Subscription) { base.send(subscription: subscription) }
-
-    @inlinable
-    func receive(_ input: Base.Output) -> Subscribers.Demand {
-        base.send(input)
-        return .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Base.Failure>) { base.send(completion: completion) }
+    @usableFromInline typealias Input = Base.Output
+    @usableFromInline typealias Failure = Base.Failure
 
     @usableFromInline var description: String { String(describing: base) }
 
@@ -195,15 +205,6 @@ internal final class ClosureSubscriberBox<Input, Failure: Error>: ErasedSubscrib
             receiveSubscription: receiveSubscription, receiveValue: receiveValue,
             receiveCompletion: receiveCompletion)
     }
-
-    @inlinable
-    func receive(subscription: any Subscription) { onSubscription?(subscription) }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand { onValue?(input) ?? .none }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) { onCompletion?(completion) }
 
     @usableFromInline var description: String { "Anonymous AnySubscriber" }
 
