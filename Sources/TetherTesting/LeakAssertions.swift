@@ -1,4 +1,5 @@
 import Tether
+import TetherExtras
 import XCTest
 
 /// Fails the current test when `body` leaves Tether subscription objects alive, listing each

@@ -1,5 +1,6 @@
 import Testing
 import Tether
+import TetherExtras
 
 /// Records an issue when `body` leaves Tether subscription objects alive, listing each one's
 /// chain and the line that made it (Swift Testing).

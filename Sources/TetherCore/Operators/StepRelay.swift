@@ -2,7 +2,7 @@
 ///
 /// Not generic, so deciding costs no metadata lookup on the per-element path.
 @usableFromInline
-internal enum StepVerdict {
+package enum StepVerdict {
     /// Deliver the value; the downstream's returned demand goes upstream.
     case pass
     /// Drop the value and ask the upstream for nothing.
@@ -23,7 +23,7 @@ internal enum StepVerdict {
 
 /// How a ``StepRelay`` turns the downstream's demand into demand towards the upstream.
 @usableFromInline
-internal enum DemandPolicy: Sendable {
+package enum DemandPolicy: Sendable {
     /// Every request and every returned demand goes upstream unchanged.
     case passThrough
     /// At most `remaining` more values in all: requests and returned demand are capped.
@@ -39,7 +39,7 @@ internal enum DemandPolicy: Sendable {
     /// - Parameter isRequest: `true` for `request(_:)`, `false` for demand returned from
     ///   `receive(_:)`, which never counts as the first request.
     @inlinable
-    mutating func forward(_ demand: Subscribers.Demand, isRequest: Bool) -> Subscribers.Demand? {
+    package mutating func forward(_ demand: Subscribers.Demand, isRequest: Bool) -> Subscribers.Demand? {
         switch self {
         case .passThrough:
             return demand
@@ -76,53 +76,53 @@ internal enum DemandPolicy: Sendable {
 /// finished without being asked, the value is parked under the lock and the first request
 /// delivers it, then `.finished`.
 @usableFromInline
-internal final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+package final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 where Downstream.Input == Input {
     @usableFromInline
-    internal typealias Failure = UpstreamFailure
+    package typealias Failure = UpstreamFailure
 
     @usableFromInline
-    internal typealias Step = (Input) -> StepVerdict
+    package typealias Step = (Input) -> StepVerdict
 
     /// What the serial path needs; `nil` once released.
     @usableFromInline
-    internal struct Owned {
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let step: Step
+    package struct Owned {
+        @usableFromInline package let downstream: Downstream
+        @usableFromInline package let step: Step
 
         @inlinable
-        init(downstream: Downstream, step: @escaping Step) {
+        package init(downstream: Downstream, step: @escaping Step) {
             self.downstream = downstream
             self.step = step
         }
     }
 
     @usableFromInline
-    internal enum Phase {
+    package enum Phase {
         case awaitingSubscription
         case subscribed(any Subscription)
         case terminal
     }
 
     @usableFromInline
-    internal struct Control {
-        @usableFromInline var phase = Phase.awaitingSubscription
+    package struct Control {
+        @usableFromInline package var phase = Phase.awaitingSubscription
         /// The downstream has requested at least once.
-        @usableFromInline var demanded = false
+        @usableFromInline package var demanded = false
         /// A held value waiting for the first request after the stream finished.
-        @usableFromInline var parked: (downstream: Downstream, value: Input)?
+        @usableFromInline package var parked: (downstream: Downstream, value: Input)?
         /// The downstream called `cancel`, perhaps from inside the held value's delivery.
-        @usableFromInline var cancelled = false
+        @usableFromInline package var cancelled = false
 
         @inlinable
-        init() {}
+        package init() {}
     }
 
     /// How a serial-path ending turned out.
     @usableFromInline
-    internal enum Ending {
+    package enum Ending {
         /// The downstream cancelled first: deliver nothing.
         case ignored
         /// Deliver the completion (and the held value, if any) now.
@@ -132,38 +132,38 @@ where Downstream.Input == Input {
     }
 
     @usableFromInline
-    internal let control = Locked(Control())
+    package let control = Locked(Control())
 
     @usableFromInline
-    internal let policy: Locked<DemandPolicy>
+    package let policy: Locked<DemandPolicy>
 
     /// `true` when returned demand must pass through the policy (a cap).
     @usableFromInline
-    internal let policesReturnedDemand: Bool
+    package let policesReturnedDemand: Bool
 
     @usableFromInline
-    internal let gate = DeliveryGate()
+    package let gate = DeliveryGate()
 
     /// Read and written only on the serial path, or by the side the gate names.
     @usableFromInline
-    internal var owned: Owned?
+    package var owned: Owned?
 
     /// The candidate for `first`/`last`; serial path only, like `owned`.
     @usableFromInline
-    internal var held: Input?
+    package var held: Input?
 
     /// Finish as soon as the downstream has its subscription (an empty `output(in:)` range).
     @usableFromInline
-    internal let finishesAtOnce: Bool
+    package let finishesAtOnce: Bool
 
     @usableFromInline
-    internal let name: StaticString
+    package let name: StaticString
 
     @usableFromInline
-    internal let mapFailure: (UpstreamFailure) -> Downstream.Failure
+    package let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
     @usableFromInline
-    internal let mapThrown: (any Error) -> Downstream.Failure
+    package let mapThrown: (any Error) -> Downstream.Failure
 
     /// - Parameters:
     ///   - name: The operator, for `description` and trap messages.
@@ -174,7 +174,7 @@ where Downstream.Input == Input {
     ///   - mapThrown: Turns an error a `try` step threw into the downstream's failure type.
     ///   - step: Decides what to do with each upstream value; runs on the serial path.
     @inlinable
-    internal init(
+    package init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
         mapThrown: @escaping (any Error) -> Downstream.Failure,
@@ -187,15 +187,15 @@ where Downstream.Input == Input {
         self.mapFailure = mapFailure
         self.mapThrown = mapThrown
         owned = Owned(downstream: downstream, step: step)
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     @inlinable
-    internal func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
         let accepted = control.withLock { control -> Bool in
             guard case .awaitingSubscription = control.phase else { return false }
             control.phase = .subscribed(subscription)
@@ -220,7 +220,7 @@ where Downstream.Input == Input {
     }
 
     @inlinable
-    internal func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         guard gate.enter(name), let owned else { return .none }
         var demand = Subscribers.Demand.none
         switch owned.step(input) {
@@ -258,7 +258,7 @@ where Downstream.Input == Input {
     }
 
     @inlinable
-    internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         if case .awaitingSubscription = control.withLock({ $0.phase }) {
             preconditionFailure(
                 "A publisher must send the subscription before its completion: \(name) received the completion first")
@@ -277,7 +277,7 @@ where Downstream.Input == Input {
     ///   - inDelivery: `true` inside a delivery the gate began, where the state is ours to
     ///     release even when the downstream cancelled first.
     @usableFromInline
-    internal func end(
+    package func end(
         _ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool, inDelivery: Bool
     ) {
         let isFinished: Bool
@@ -315,20 +315,20 @@ where Downstream.Input == Input {
 
     /// Delivers the held value and `.finished`, unless the downstream cancels in between.
     @usableFromInline
-    internal func deliverHeld(_ value: Input, to downstream: Downstream) {
+    package func deliverHeld(_ value: Input, to downstream: Downstream) {
         _ = downstream.receive(value)
         guard !control.withLock({ $0.cancelled }) else { return }
         downstream.receive(completion: .finished)
     }
 
     @inlinable
-    internal func release() {
+    package func release() {
         owned = nil
         held = nil
     }
 
     @inlinable
-    internal func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         let (upstream, parked) = control.withLock {
             control -> ((any Subscription)?, (downstream: Downstream, value: Input)?) in
@@ -346,7 +346,7 @@ where Downstream.Input == Input {
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         let (previous, parked) = control.withLock {
             control -> (Phase, (downstream: Downstream, value: Input)?) in
             defer {
@@ -365,20 +365,20 @@ where Downstream.Input == Input {
     }
 
     @usableFromInline
-    internal var description: String { "\(name)" }
+    package var description: String { "\(name)" }
 
     /// No children: the downstream belongs to the serial path and cannot be read from here.
     @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @usableFromInline
-    internal var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }
 
 extension StepRelay where Downstream.Failure == UpstreamFailure {
     /// A relay for an operator whose step never throws: failures pass through unchanged.
     @inlinable
-    internal convenience init(
+    package convenience init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
         step: @escaping Step
     ) {
@@ -393,7 +393,7 @@ extension StepRelay where Downstream.Failure == UpstreamFailure {
 extension StepRelay where Downstream.Failure == any Error {
     /// A relay for a `try` operator: upstream failures and thrown errors become `any Error`.
     @inlinable
-    internal convenience init(
+    package convenience init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, throwingStep: @escaping Step
     ) {
         self.init(

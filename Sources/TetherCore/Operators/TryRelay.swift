@@ -59,11 +59,11 @@ where Downstream.Failure == any Error {
     internal init(name: StaticString, downstream: Downstream, step: @escaping Step) {
         self.name = name
         owned = Owned(downstream: downstream, step: step)
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     @inlinable

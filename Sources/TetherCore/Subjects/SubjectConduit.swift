@@ -1,6 +1,6 @@
 /// What a subject needs from each of its subscriptions beyond values: completion.
 @usableFromInline
-internal protocol SubjectConduitProtocol<Output, Failure>: AnyObject {
+package protocol SubjectConduitProtocol<Output, Failure>: AnyObject {
     associatedtype Output
     associatedtype Failure: Error
 
@@ -14,21 +14,28 @@ internal protocol SubjectConduitProtocol<Output, Failure>: AnyObject {
 /// path: no dynamic dispatch and no run-time generic metadata per value. It captures nothing,
 /// so it costs no allocation.
 @usableFromInline
-internal struct SubjectEntry<Output, Failure: Error> {
-    @usableFromInline let conduit: any SubjectConduitProtocol<Output, Failure>
-    @usableFromInline let offer: (AnyObject, Output) -> Void
+package struct SubjectEntry<Output, Failure: Error> {
+    @usableFromInline package let conduit: any SubjectConduitProtocol<Output, Failure>
+    @usableFromInline package let offer: (AnyObject, Output) -> Void
 
     @inlinable
-    init<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
+    package init<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
     where Downstream.Input == Output, Downstream.Failure == Failure {
         self.conduit = conduit
         self.offer = { unsafeDowncast($0, to: SubjectConduit<Downstream>.self).offer($1) }
+    }
+
+    /// An entry for a conduit of another kind (TetherExtras' replay conduit).
+    @inlinable
+    package init(conduit: any SubjectConduitProtocol<Output, Failure>, offer: @escaping (AnyObject, Output) -> Void) {
+        self.conduit = conduit
+        self.offer = offer
     }
 }
 
 /// What a conduit needs from its subject: to be forgotten on cancel, and to be told of demand.
 @usableFromInline
-internal protocol SubjectConduitParent: AnyObject {
+package protocol SubjectConduitParent: AnyObject {
     func detach(_ conduit: AnyObject)
     func acknowledgeDownstreamDemand()
 }
@@ -38,7 +45,7 @@ internal protocol SubjectConduitParent: AnyObject {
 /// ``ControlSignal``), so they only forward to a closure the subject made where its types were
 /// known.
 @usableFromInline
-internal enum SubjectParentSignal {
+package enum SubjectParentSignal {
     case detach(AnyObject)
     case acknowledgeDownstreamDemand
 }
@@ -47,7 +54,7 @@ internal enum SubjectParentSignal {
 /// ``SubjectParentSignal``): its `detach` and `acknowledgeDownstreamDemand` forward to the entry,
 /// which runs these.
 @usableFromInline
-internal protocol SpecializedSubjectParent: SubjectConduitParent {
+package protocol SpecializedSubjectParent: SubjectConduitParent {
     func detachNow(_ conduit: AnyObject)
     func acknowledgeDownstreamDemandNow()
 }
@@ -56,7 +63,7 @@ extension SpecializedSubjectParent {
     /// The entry to keep, made in the subject's `@inlinable` initialiser so that it specialises
     /// for the concrete subject type.
     @inlinable
-    internal static var parentEntry: (AnyObject, SubjectParentSignal) -> Void {
+    package static var parentEntry: (AnyObject, SubjectParentSignal) -> Void {
         { object, signal in
             let subject = unsafeDowncast(object, to: Self.self)
             switch signal {
@@ -77,54 +84,54 @@ extension SpecializedSubjectParent {
 /// counted) and delivered by the thread that is delivering, after the current call returns. So
 /// concurrent and reentrant sends never overlap in the subscriber and never recurse.
 @usableFromInline
-internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectConduitState<Downstream>>,
+package final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectConduitState<Downstream>>,
     SubjectConduitProtocol, Subscription, SpecializedControl,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    @usableFromInline typealias Output = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline package typealias Output = Downstream.Input
+    @usableFromInline package typealias Failure = Downstream.Failure
 
     @usableFromInline
-    internal typealias State = SubjectConduitState<Downstream>
+    package typealias State = SubjectConduitState<Downstream>
 
     /// `request` and `cancel`, specialised (see ``ControlSignal``).
     @usableFromInline
-    internal let control: (AnyObject, ControlSignal) -> Void
+    package let control: (AnyObject, ControlSignal) -> Void
 
     /// Guards the state machine, ``StateHolder/state``: beside the lock rather than in it, and
     /// held by the base class, so that `deinit` (which runs unspecialised) looks up no type.
     @usableFromInline
-    internal let lock = Locked(())
+    package let lock = Locked(())
 
     @usableFromInline
-    internal let name: StaticString
+    package let name: StaticString
 
     /// - Parameters:
     ///   - latest: For a `CurrentValueSubject`, the current value, owed on first demand; values
     ///     offered without demand then replace it instead of being dropped.
     @inlinable
-    internal init(
+    package init(
         name: StaticString, downstream: Downstream, parent: any SubjectConduitParent, latest: Output??
     ) {
         control = SubjectConduit.controlEntry
         self.name = name
         super.init(state: State(downstream: downstream, parent: parent, latest: latest))
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     /// Runs `body` on the state machine under the lock.
     @inlinable @inline(__always)
-    internal func withMachine<Result>(_ body: (inout State) -> Result) -> Result {
+    package func withMachine<Result>(_ body: (inout State) -> Result) -> Result {
         lock.withLock { _ in body(&state) }
     }
 
     /// Hands the subscription to the subscriber, then delivers whatever arrived meanwhile.
     @inlinable
-    internal func start(_ downstream: Downstream) {
+    package func start(_ downstream: Downstream) {
         downstream.receive(subscription: self)
         // Settled with a `Bool` in the usual case, as in `offer`.
         if withMachine({ $0.settle(.none) }) { return }
@@ -132,7 +139,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     }
 
     @inlinable
-    internal func offer(_ value: Output) {
+    package func offer(_ value: Output) {
         if let downstream = withMachine({ $0.offer(value) }) {
             let more = downstream.receive(value)
             // The usual case, nothing arrived meanwhile, settles without building an `Action`
@@ -143,24 +150,24 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     }
 
     @inlinable
-    internal func finish(_ completion: Subscribers.Completion<Failure>) {
+    package func finish(_ completion: Subscribers.Completion<Failure>) {
         if let released = withMachine({ $0.finish(completion) }) {
             released.downstream?.receive(completion: completion)
         }
     }
 
     @inlinable
-    internal func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         control(self, .request(demand))
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         control(self, .cancel)
     }
 
     @inlinable
-    internal func requestNow(_ demand: Subscribers.Demand) {
+    package func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         let (parent, owed) = withMachine { $0.request(demand) }
         parent?.acknowledgeDownstreamDemand()
@@ -172,14 +179,14 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     }
 
     @inlinable
-    internal func cancelNow() {
+    package func cancelNow() {
         let released = withMachine { $0.terminate() }
         released.parent?.detach(self)
     }
 
     /// Runs the drain loop's actions until the machine goes idle.
     @inlinable
-    internal func perform(_ action: State.Action) {
+    package func perform(_ action: State.Action) {
         var action = action
         while true {
             switch action {
@@ -196,16 +203,16 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     }
 
     @usableFromInline
-    internal var description: String { "\(name)" }
+    package var description: String { "\(name)" }
 
     @usableFromInline
-    internal var customMirror: Mirror {
+    package var customMirror: Mirror {
         let demand = withMachine { $0.demand }
         return Mirror(self, children: ["downstreamDemand": demand])
     }
 
     @usableFromInline
-    internal var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }
 
 /// The conduit's state machine; every method runs under the conduit's lock and calls nothing.
@@ -213,12 +220,12 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
 /// Invariant: `latest` (a `CurrentValueSubject`'s owed value) is only ever held while `demand`
 /// is zero, so everything in `queue` is older than it.
 @usableFromInline
-internal struct SubjectConduitState<Downstream: Subscriber> {
-    @usableFromInline typealias Output = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
+package struct SubjectConduitState<Downstream: Subscriber> {
+    @usableFromInline package typealias Output = Downstream.Input
+    @usableFromInline package typealias Failure = Downstream.Failure
 
     @usableFromInline
-    internal enum Action {
+    package enum Action {
         case idle
         case deliver(Output, Downstream)
         /// Completes the subscriber; everything else the conduit held is released with it.
@@ -227,14 +234,14 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
 
     /// Everything released together at the end, outside the lock.
     @usableFromInline
-    internal struct Released {
-        @usableFromInline var downstream: Downstream?
-        @usableFromInline var parent: (any SubjectConduitParent)?
-        @usableFromInline var queue: [Output]
-        @usableFromInline var latest: Output?
+    package struct Released {
+        @usableFromInline package var downstream: Downstream?
+        @usableFromInline package var parent: (any SubjectConduitParent)?
+        @usableFromInline package var queue: [Output]
+        @usableFromInline package var latest: Output?
 
         @inlinable
-        init(downstream: Downstream?, parent: (any SubjectConduitParent)?, queue: [Output], latest: Output?) {
+        package init(downstream: Downstream?, parent: (any SubjectConduitParent)?, queue: [Output], latest: Output?) {
             self.downstream = downstream
             self.parent = parent
             self.queue = queue
@@ -243,22 +250,22 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     }
 
     /// `nil` once completed or cancelled.
-    @usableFromInline var downstream: Downstream?
-    @usableFromInline var parent: (any SubjectConduitParent)?
-    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline package var downstream: Downstream?
+    @usableFromInline package var parent: (any SubjectConduitParent)?
+    @usableFromInline package var demand = Subscribers.Demand.none
     /// A call into the subscriber is under way (initially: handing over the subscription).
-    @usableFromInline var delivering = true
+    @usableFromInline package var delivering = true
     /// Values accepted while `delivering`; their demand is already taken.
-    @usableFromInline var queue: [Output] = []
+    @usableFromInline package var queue: [Output] = []
     /// `CurrentValueSubject` only: the value owed once demand arrives.
-    @usableFromInline var latest: Output?
-    @usableFromInline let keepsLatest: Bool
+    @usableFromInline package var latest: Output?
+    @usableFromInline package let keepsLatest: Bool
     /// A completion accepted while `delivering`.
-    @usableFromInline var completion: Subscribers.Completion<Failure>?
-    @usableFromInline var acknowledged = false
+    @usableFromInline package var completion: Subscribers.Completion<Failure>?
+    @usableFromInline package var acknowledged = false
 
     @inlinable
-    init(downstream: Downstream, parent: any SubjectConduitParent, latest: Output??) {
+    package init(downstream: Downstream, parent: any SubjectConduitParent, latest: Output??) {
         self.downstream = downstream
         self.parent = parent
         self.keepsLatest = latest != nil
@@ -268,7 +275,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     /// A value from the subject: the subscriber to deliver it to now, or `nil` when it is queued,
     /// kept as the latest, or dropped for want of demand.
     @inlinable
-    mutating func offer(_ value: Output) -> Downstream? {
+    package mutating func offer(_ value: Output) -> Downstream? {
         guard let downstream, completion == nil else { return nil }
         guard demand > 0 else {
             if keepsLatest { latest = value }
@@ -286,7 +293,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     /// A completion from the subject: what to release and complete now, or `nil` when it waits
     /// for the delivery under way (or the conduit is already done).
     @inlinable
-    mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Released? {
+    package mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Released? {
         guard downstream != nil, self.completion == nil else { return nil }
         if delivering {
             self.completion = completion
@@ -297,14 +304,14 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
 
     /// A call into the subscriber returned `more` demand: what to deliver next.
     @inlinable
-    mutating func delivered(_ more: Subscribers.Demand) -> Action {
+    package mutating func delivered(_ more: Subscribers.Demand) -> Action {
         settle(more) ? .idle : next()
     }
 
     /// What to deliver after a delivery that did not ``settle(_:)``: the oldest queued value,
     /// then the owed latest value, then the completion.
     @inlinable
-    mutating func next() -> Action {
+    package mutating func next() -> Action {
         guard let downstream else {
             delivering = false
             return .idle
@@ -330,7 +337,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     /// (nothing queued, owed or completed meanwhile). When it does not, ``next()`` says what
     /// comes next.
     @inlinable
-    mutating func settle(_ more: Subscribers.Demand) -> Bool {
+    package mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard downstream != nil else {
             delivering = false
             return true
@@ -345,7 +352,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     /// deliver now, with the subscriber to deliver it to. (Not an ``Action``: copying that enum
     /// out of the lock costs more than the rest of the request.)
     @inlinable
-    mutating func request(
+    package mutating func request(
         _ more: Subscribers.Demand
     ) -> (parent: (any SubjectConduitParent)?, owed: (Output, Downstream)?) {
         guard let downstream else { return (nil, nil) }
@@ -366,7 +373,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     }
 
     @inlinable
-    mutating func terminate() -> Released {
+    package mutating func terminate() -> Released {
         defer {
             downstream = nil
             parent = nil

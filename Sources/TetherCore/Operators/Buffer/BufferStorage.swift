@@ -1,33 +1,33 @@
 /// A first-in, first-out queue on a ring of slots, growing by doubling: appending and removing
 /// at either end cost O(1), so `dropOldest` on a full buffer stays cheap.
 @usableFromInline
-internal struct BufferStorage<Element> {
-    @usableFromInline var slots: ContiguousArray<Element?> = []
+package struct BufferStorage<Element> {
+    @usableFromInline package var slots: ContiguousArray<Element?> = []
     /// Index of the oldest element.
-    @usableFromInline var head = 0
-    @usableFromInline var count = 0
+    @usableFromInline package var head = 0
+    @usableFromInline package var count = 0
 
     @inlinable
-    init() {}
+    package init() {}
 
     @inlinable
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 
     /// The elements, oldest first.
     @inlinable
-    var elements: [Element] {
+    package var elements: [Element] {
         (0..<count).map { slots[(head + $0) % slots.count]! }
     }
 
     @inlinable
-    mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         if count == slots.count { grow() }
         slots[(head + count) % slots.count] = element
         count += 1
     }
 
     @inlinable
-    mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = slots[head].take()
         head = (head + 1) % slots.count
@@ -36,12 +36,12 @@ internal struct BufferStorage<Element> {
     }
 
     @inlinable
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self = BufferStorage()
     }
 
     @inlinable
-    mutating func grow() {
+    package mutating func grow() {
         let old = elements
         let capacity = Swift.max(4, slots.count * 2)
         slots = ContiguousArray(repeating: nil, count: capacity)
