@@ -1,4 +1,5 @@
 import Tether
+import TetherExtras
 
 /// The first demonstration's checks, kept: a pipeline, demand, and the lifetimes of
 /// subscriptions, with the ledger naming a leak. Everything it makes is gone when it returns.
