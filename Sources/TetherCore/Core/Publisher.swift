@@ -15,7 +15,7 @@ public protocol Publisher<Output, Failure> {
 
     /// Attaches the specified subscriber to this publisher.
     ///
-    /// Implement this in your own publishers; callers use ``subscribe(_:)`` instead.
+    /// Implement this in your own publishers; callers use ``subscribe(_:)->()`` instead.
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
