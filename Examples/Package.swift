@@ -28,6 +28,9 @@ let package = Package(
             name: "TetherDemo",
             dependencies: [
                 .product(name: "Tether", package: tetherPackage),
+                // What Combine lacks (relays, lifetime helpers, async extras, the ledger),
+                // imported on purpose where the demonstration uses it.
+                .product(name: "TetherExtras", package: tetherPackage),
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
                 .product(name: "GRDB", package: "GRDB.swift"),

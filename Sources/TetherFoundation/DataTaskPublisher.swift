@@ -98,11 +98,11 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
     init(downstream: Downstream, publisher: URLSession.DataTaskPublisher) {
         state = Locked(State(downstream: downstream))
         self.publisher = publisher
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     func request(_ demand: Subscribers.Demand) {

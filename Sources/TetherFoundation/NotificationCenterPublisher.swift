@@ -96,11 +96,11 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     init(downstream: Downstream, publisher: NotificationCenter.Publisher) {
         state = Locked(State(downstream: downstream))
         self.publisher = publisher
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     func request(_ demand: Subscribers.Demand) {

@@ -250,11 +250,11 @@ where Downstream.Input == Date, Downstream.Failure == Never {
     init(downstream: Downstream, parent: Timer.TimerPublisher) {
         state = Locked(State(downstream: downstream))
         self.parent = parent
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     /// Ticks arrive one at a time, on the timer's run loop thread.

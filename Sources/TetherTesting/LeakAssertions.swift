@@ -1,8 +1,9 @@
 import Tether
+import TetherExtras
 import XCTest
 
 /// Fails the current test when `body` leaves Tether subscription objects alive, listing each
-/// one's chain and the line that made it.
+/// one's chain and, when its entry point recorded one, the line that made it.
 ///
 /// Counts every object made while `body` runs, on any thread (XCTest runs one test at a time).
 /// - Parameters:

@@ -1,4 +1,5 @@
 import Tether
+import TetherExtras
 
 #if canImport(Glibc)
 import Glibc

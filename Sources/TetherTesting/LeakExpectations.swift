@@ -1,8 +1,9 @@
 import Testing
 import Tether
+import TetherExtras
 
 /// Records an issue when `body` leaves Tether subscription objects alive, listing each one's
-/// chain and the line that made it (Swift Testing).
+/// chain and, when its entry point recorded one, the line that made it (Swift Testing).
 ///
 /// Only the objects made by the task running `body` count, so tests running in parallel do
 /// not see each other's subscriptions; objects made on threads `body` hands work to are not

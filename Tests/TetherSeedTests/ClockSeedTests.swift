@@ -4,6 +4,7 @@
 // the tests run it themselves (`RunLoop.main.run(until:)`) while they wait for ticks.
 import Foundation
 import Tether
+import TetherExtras
 import TetherTesting
 import XCTest
 

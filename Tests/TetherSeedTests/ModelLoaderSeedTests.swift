@@ -4,6 +4,7 @@
 // `DispatchQueue.main`, which on Linux runs when the main run loop runs: the tests run it.
 import Foundation
 import Tether
+import TetherExtras
 import TetherTesting
 import XCTest
 

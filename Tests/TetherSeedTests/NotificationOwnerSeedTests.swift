@@ -9,6 +9,7 @@
 // (it ends when `self` goes), and has the same cycle; the fix is the same: capture `self` weakly.
 import Foundation
 import Tether
+import TetherExtras
 import TetherTesting
 import XCTest
 

@@ -1,6 +1,7 @@
 // Helpers for seed 002's samples: reading the article's print log from a synchronous test.
 import Foundation
 import Tether
+import TetherExtras
 import XCTest
 
 extension XCTestCase {

@@ -1,4 +1,5 @@
 import Tether
+import TetherExtras
 
 /// The first demonstration's checks, kept: a pipeline, demand, and the lifetimes of
 /// subscriptions, with the ledger naming a leak. Everything it makes is gone when it returns.
@@ -94,10 +95,21 @@ struct Basics {
         for entry in entries {
             say("  live: \(entry)")
         }
-        report.check(entries.contains { $0.chain.contains("Sink") && $0.line != nil },
-                     "the ledger shows the chain and the line that made it")
+        // Combine's sink has no parameter for a call site: the ledger names the chain.
+        report.check(entries.map(\.chain).contains("Sink ← Map ← CurrentValueSubject"),
+                     "the ledger shows the chain that keeps the screen alive")
         leaky.cancellable = nil
         report.check(SubscriptionLedger.snapshot(since: serial).isEmpty, "breaking the cycle ended the subscription")
+        // TetherExtras' own entry points take the call site too.
+        let weakSerial = SubscriptionLedger.currentSerial
+        let weakTitle = titles.map { $0.uppercased() }.sink(weak: leaky) { screen, title in screen.title = title }
+        let weakEntries = SubscriptionLedger.snapshot(since: weakSerial)
+        for entry in weakEntries {
+            say("  live: \(entry)")
+        }
+        report.check(weakEntries.contains { $0.chain == "WeakSink ← Map ← CurrentValueSubject" && $0.line != nil },
+                     "sink(weak:) also records the line that made it")
+        weakTitle.cancel()
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tether
+import TetherExtras
 
 /// What the dashboard saw, kept outside it so that the checks can tell that nothing more
 /// arrives once it is gone.

@@ -1,5 +1,6 @@
 import Foundation
 import Tether
+import TetherExtras
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -63,11 +63,11 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
     @usableFromInline
     internal init(name: String) {
         self.name = name
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     @usableFromInline

@@ -6,49 +6,49 @@
 /// caller's task is cancelled (and the caller allows it), the subscription is cancelled and the
 /// caller gets `CancellationError`.
 @usableFromInline
-internal final class ValueAwaiter<Input, Failure: Error>: Subscriber, CustomStringConvertible,
+package final class ValueAwaiter<Input, Failure: Error>: Subscriber, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
-    internal typealias Outcome = Unchecked<Result<[Input], any Error>>
+    package typealias Outcome = Unchecked<Result<[Input], any Error>>
 
     @usableFromInline
-    internal typealias Waiter = UnsafeContinuation<Outcome, Never>
+    package typealias Waiter = UnsafeContinuation<Outcome, Never>
 
     @usableFromInline
-    internal struct State {
-        @usableFromInline var subscription: (any Subscription)?
-        @usableFromInline var waiter: Waiter?
-        @usableFromInline var values: [Input] = []
+    package struct State {
+        @usableFromInline package var subscription: (any Subscription)?
+        @usableFromInline package var waiter: Waiter?
+        @usableFromInline package var values: [Input] = []
         /// Set once the caller has been (or is about to be) answered.
-        @usableFromInline var isOver = false
+        @usableFromInline package var isOver = false
 
         @inlinable
-        init(waiter: Waiter) {
+        package init(waiter: Waiter) {
             self.waiter = waiter
         }
     }
 
     @usableFromInline
-    internal let state: Locked<State>
+    package let state: Locked<State>
 
     /// `true` to stop after the first value.
     @usableFromInline
-    internal let firstOnly: Bool
+    package let firstOnly: Bool
 
     @usableFromInline
-    internal init(firstOnly: Bool, waiter: Waiter) {
+    package init(firstOnly: Bool, waiter: Waiter) {
         self.firstOnly = firstOnly
         state = Locked(State(waiter: waiter))
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     @usableFromInline
-    internal func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
         let accepted = state.withLock { state -> Bool in
             guard !state.isOver, state.subscription == nil else { return false }
             state.subscription = subscription
@@ -62,7 +62,7 @@ internal final class ValueAwaiter<Input, Failure: Error>: Subscriber, CustomStri
     }
 
     @usableFromInline
-    internal func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         guard firstOnly else {
             state.withLock { state in
                 if !state.isOver { state.values.append(input) }
@@ -84,7 +84,7 @@ internal final class ValueAwaiter<Input, Failure: Error>: Subscriber, CustomStri
     }
 
     @usableFromInline
-    internal func receive(completion: Subscribers.Completion<Failure>) {
+    package func receive(completion: Subscribers.Completion<Failure>) {
         let (waiter, values, released) = state.withLock {
             state -> (Waiter?, [Input], (any Subscription)?) in
             let released = state.subscription
@@ -106,7 +106,7 @@ internal final class ValueAwaiter<Input, Failure: Error>: Subscriber, CustomStri
 
     /// The caller's task was cancelled: cancel upstream and answer with `CancellationError`.
     @usableFromInline
-    internal func cancel() {
+    package func cancel() {
         let (waiter, subscription) = state.withLock { state -> (Waiter?, (any Subscription)?) in
             guard !state.isOver else { return (nil, nil) }
             state.isOver = true
@@ -130,7 +130,7 @@ internal final class ValueAwaiter<Input, Failure: Error>: Subscriber, CustomStri
     /// - Returns: The values received before the completion (at most one with `firstOnly`), or
     ///   the failure, or `CancellationError`.
     @inlinable
-    internal static func outcome<P: Publisher>(
+    package static func outcome<P: Publisher>(
         of publisher: P, firstOnly: Bool, cancellable: Bool,
         isolation actor: isolated (any Actor)? = #isolation
     ) async -> Result<[Input], any Error> where P.Output == Input, P.Failure == Failure {
@@ -148,36 +148,36 @@ internal final class ValueAwaiter<Input, Failure: Error>: Subscriber, CustomStri
     }
 
     @usableFromInline
-    internal var description: String { firstOnly ? "FirstValue" : "CollectValues" }
+    package var description: String { firstOnly ? "FirstValue" : "CollectValues" }
 
     @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @usableFromInline
-    internal var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }
 
 /// Lets the task's cancellation handler reach an awaiter made later, inside the continuation;
 /// a cancellation that comes first is remembered and applied when the awaiter arrives.
 @usableFromInline
-internal final class AwaiterHolder<Input, Failure: Error>: Sendable {
+package final class AwaiterHolder<Input, Failure: Error>: Sendable {
     @usableFromInline
-    internal struct Slot {
-        @usableFromInline var awaiter: ValueAwaiter<Input, Failure>?
-        @usableFromInline var cancelled = false
+    package struct Slot {
+        @usableFromInline package var awaiter: ValueAwaiter<Input, Failure>?
+        @usableFromInline package var cancelled = false
 
         @inlinable
-        init() {}
+        package init() {}
     }
 
     @usableFromInline
-    internal let slot = Locked(Slot())
+    package let slot = Locked(Slot())
 
     @usableFromInline
-    internal init() {}
+    package init() {}
 
     @usableFromInline
-    internal func set(_ awaiter: ValueAwaiter<Input, Failure>) {
+    package func set(_ awaiter: ValueAwaiter<Input, Failure>) {
         let cancelled = slot.withLock { slot -> Bool in
             slot.awaiter = awaiter
             return slot.cancelled
@@ -186,7 +186,7 @@ internal final class AwaiterHolder<Input, Failure: Error>: Sendable {
     }
 
     @usableFromInline
-    internal func cancel() {
+    package func cancel() {
         let awaiter = slot.withLock { slot -> ValueAwaiter<Input, Failure>? in
             slot.cancelled = true
             defer { slot.awaiter = nil }

@@ -35,7 +35,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Wraps a class-bound cancellable without a dynamic cast; used by the sinks.
     @inlinable
-    internal init(object: some AnyObject & Cancellable) {
+    package init(object: some AnyObject & Cancellable) {
         canceller = Locked(.object(object))
     }
 

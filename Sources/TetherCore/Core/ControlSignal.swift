@@ -8,7 +8,7 @@
 /// cancel) therefore keeps a closure made in its `@inlinable` initialiser, where its type is
 /// known, which jumps straight back into specialised code: the witness only forwards to it.
 @usableFromInline
-internal enum ControlSignal {
+package enum ControlSignal {
     case request(Subscribers.Demand)
     case cancel
 }
@@ -16,7 +16,7 @@ internal enum ControlSignal {
 /// A subscription that keeps a specialised control entry (see ``ControlSignal``): its own
 /// `request` and `cancel` forward to the entry, which runs these.
 @usableFromInline
-internal protocol SpecializedControl: AnyObject {
+package protocol SpecializedControl: AnyObject {
     func requestNow(_ demand: Subscribers.Demand)
     func cancelNow()
 }
@@ -25,7 +25,7 @@ extension SpecializedControl {
     /// The entry to keep, made in the subscription's `@inlinable` initialiser so that it
     /// specialises for the concrete subscription type.
     @inlinable
-    internal static var controlEntry: (AnyObject, ControlSignal) -> Void {
+    package static var controlEntry: (AnyObject, ControlSignal) -> Void {
         { object, signal in
             let subscription = unsafeDowncast(object, to: Self.self)
             switch signal {

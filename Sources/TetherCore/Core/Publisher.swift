@@ -15,7 +15,7 @@ public protocol Publisher<Output, Failure> {
 
     /// Attaches the specified subscriber to this publisher.
     ///
-    /// Implement this in your own publishers; callers use ``subscribe(_:file:line:)`` instead.
+    /// Implement this in your own publishers; callers use ``subscribe(_:)->()`` instead.
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
@@ -24,20 +24,15 @@ extension Publisher {
     /// Attaches the specified subscriber to this publisher.
     ///
     /// Always call this function instead of ``receive(subscriber:)``. In debug builds, when the
-    /// subscriber is one of Tether's subscriber objects, the ``SubscriptionLedger`` records
-    /// `file` and `line` for leak reports; callers never pass them.
-    /// - Parameters:
-    ///   - subscriber: The subscriber to attach to this publisher; once attached it can begin to
-    ///     receive values.
-    ///   - file: The file of the call, recorded in debug builds.
-    ///   - line: The line of the call, recorded in debug builds.
+    /// subscriber is a `Sink` or an `Assign` made by hand, the subscription ledger records the
+    /// chain of publishers it is attached to, so that a leak report names it.
+    /// - Parameter subscriber: The subscriber to attach to this publisher; once attached it can
+    ///   begin to receive values.
     @inlinable @inline(__always)
-    public func subscribe<S: Subscriber>(
-        _ subscriber: S, file: StaticString = #fileID, line: UInt = #line
-    )
+    public func subscribe<S: Subscriber>(_ subscriber: S)
     where S.Input == Output, S.Failure == Failure {
         #if DEBUG
-        SubscriptionLedger.noteSubscribe(subscriber, publisher: self, file: file, line: line)
+        Ledger.noteSubscribe(subscriber, publisher: self)
         #endif
         receive(subscriber: subscriber)
     }

@@ -2,10 +2,10 @@
 /// at either end cost O(1), so `dropOldest` on a full buffer stays cheap.
 @usableFromInline
 package struct RingBuffer<Element> {
-    @usableFromInline var slots: ContiguousArray<Element?> = []
+    @usableFromInline package var slots: ContiguousArray<Element?> = []
     /// Index of the oldest element.
-    @usableFromInline var head = 0
-    @usableFromInline var count = 0
+    @usableFromInline package var head = 0
+    @usableFromInline package var count = 0
 
     @inlinable
     package init() {}
@@ -41,7 +41,7 @@ package struct RingBuffer<Element> {
     }
 
     @inlinable
-    mutating func grow() {
+    package mutating func grow() {
         let old = elements
         let capacity = Swift.max(4, slots.count * 2)
         slots = ContiguousArray(repeating: nil, count: capacity)

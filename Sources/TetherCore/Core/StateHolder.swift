@@ -7,13 +7,13 @@
 /// type *is* a generic parameter of its class needs no lookup: the run time reads it from the
 /// object's own metadata. A subclass that names its state struct here pays for no lookup at all.
 @usableFromInline
-internal class StateHolder<State> {
+package class StateHolder<State> {
     /// The subclass's state; how it is guarded is the subclass's to say.
     @usableFromInline @exclusivity(unchecked)
-    internal final var state: State
+    package final var state: State
 
     @inlinable
-    internal init(state: State) {
+    package init(state: State) {
         self.state = state
     }
 }

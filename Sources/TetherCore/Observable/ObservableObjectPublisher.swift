@@ -96,11 +96,11 @@ extension ObservableObjectPublisher {
         @inlinable
         internal init(downstream: Downstream, parent: ObservableObjectPublisher) {
             state = Locked(State(downstream: downstream, parent: parent))
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         /// Hands the subscription over, then delivers the signals sent meanwhile.

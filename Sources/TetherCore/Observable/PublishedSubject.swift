@@ -163,11 +163,11 @@ internal final class PublishedSubscriber<Value>: Subscriber, CustomStringConvert
     @inlinable
     internal init(_ subject: PublishedSubject<Value>) {
         self.subject = subject
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     @inlinable

@@ -2,7 +2,7 @@
 /// subscription. Combine's operators differ here, and Tether follows each one: it traps only
 /// where Combine does.
 @usableFromInline
-internal enum BeforeSubscription: Sendable {
+package enum BeforeSubscription: Sendable {
     /// A value, a completion or a request stops the process; a `cancel` ends the relay, so the
     /// subscription is cancelled when it comes (`prefix(while:)`, `tryFilter`, `tryCompactMap`).
     case trap

@@ -78,11 +78,11 @@ extension Publishers.CollectByCount {
             self.downstream = downstream
             self.count = count
             buffer.reserveCapacity(count)
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

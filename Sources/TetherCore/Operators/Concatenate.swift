@@ -104,11 +104,11 @@ extension Publishers.Concatenate {
         @inlinable
         internal init(downstream: Downstream, suffix: Suffix) {
             owned = Owned(downstream: downstream, suffix: suffix)
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

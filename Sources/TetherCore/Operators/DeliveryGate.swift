@@ -19,21 +19,21 @@ import Synchronization
 /// Which side *ends* the stream is decided elsewhere, under the operator's `Locked` state; the
 /// gate only hands the stored state over.
 @usableFromInline
-internal struct DeliveryGate: ~Copyable, Sendable {
-    @usableFromInline static var subscribed: UInt8 { 1 }
-    @usableFromInline static var delivering: UInt8 { 2 }
-    @usableFromInline static var stopped: UInt8 { 4 }
+package struct DeliveryGate: ~Copyable, Sendable {
+    @usableFromInline static package var subscribed: UInt8 { 1 }
+    @usableFromInline static package var delivering: UInt8 { 2 }
+    @usableFromInline static package var stopped: UInt8 { 4 }
 
     @usableFromInline
-    internal let bits = Atomic<UInt8>(0)
+    package let bits = Atomic<UInt8>(0)
 
     @inlinable
-    internal init() {}
+    package init() {}
 
     /// Serial path: the subscription was accepted and is about to be handed downstream, which is
     /// a delivery like any other (the downstream may cancel from inside it).
     @inlinable
-    internal func open() {
+    package func open() {
         bits.bitwiseOr(Self.subscribed | Self.delivering, ordering: .acquiringAndReleasing)
     }
 
@@ -41,7 +41,7 @@ internal struct DeliveryGate: ~Copyable, Sendable {
     /// - Parameter name: The operator, for the trap on a value that precedes the subscription.
     /// - Returns: `false` once the stream has stopped; the caller must then leave the state alone.
     @inlinable
-    internal func enter(_ name: StaticString) -> Bool {
+    package func enter(_ name: StaticString) -> Bool {
         let old = bits.bitwiseOr(Self.delivering, ordering: .acquiringAndReleasing).oldValue
         precondition(
             old & Self.subscribed != 0,
@@ -76,14 +76,14 @@ internal struct DeliveryGate: ~Copyable, Sendable {
     /// Serial path, after a delivery that `enter` or `open` began.
     /// - Returns: `true` when the stream stopped meanwhile; the caller must release the state.
     @inlinable
-    internal func leave() -> Bool {
+    package func leave() -> Bool {
         let old = bits.bitwiseAnd(~Self.delivering, ordering: .acquiringAndReleasing).oldValue
         return old & Self.stopped != 0
     }
 
     /// Serial path, ending the stream itself: the caller releases the state.
     @inlinable
-    internal func stopFromSerialPath() {
+    package func stopFromSerialPath() {
         bits.bitwiseOr(Self.stopped, ordering: .acquiringAndReleasing)
     }
 
@@ -91,7 +91,7 @@ internal struct DeliveryGate: ~Copyable, Sendable {
     /// - Returns: `true` when no delivery is in flight and the caller must release the state;
     ///   `false` when the delivery in flight will release it as it leaves.
     @inlinable
-    internal func stopFromOutside() -> Bool {
+    package func stopFromOutside() -> Bool {
         let old = bits.bitwiseOr(Self.stopped, ordering: .acquiringAndReleasing).oldValue
         return old & Self.delivering == 0
     }

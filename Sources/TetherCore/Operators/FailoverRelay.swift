@@ -17,24 +17,24 @@
 /// ignored, or passed on when `passesEarlyCompletion` (`retry`); a source failure finds no
 /// recovery (`recovery()` answers `nil`), and a request is ignored.
 @usableFromInline
-internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscription,
+package final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     /// What the serial path needs; `nil` once released.
     @usableFromInline
-    internal struct Owned {
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let recovery: Recovery
+    package struct Owned {
+        @usableFromInline package let downstream: Downstream
+        @usableFromInline package let recovery: Recovery
 
         @inlinable
-        init(downstream: Downstream, recovery: Recovery) {
+        package init(downstream: Downstream, recovery: Recovery) {
             self.downstream = downstream
             self.recovery = recovery
         }
     }
 
     @usableFromInline
-    internal enum Link {
+    package enum Link {
         case awaitingSubscription
         case subscribed(any Subscription)
         /// A source failed and the next one has not handed over its subscription yet.
@@ -43,55 +43,55 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     }
 
     @usableFromInline
-    internal struct State {
-        @usableFromInline var link = Link.awaitingSubscription
+    package struct State {
+        @usableFromInline package var link = Link.awaitingSubscription
         /// The demand the current source was asked for, in all.
-        @usableFromInline var outstanding = Subscribers.Demand.none
+        @usableFromInline package var outstanding = Subscribers.Demand.none
         /// Resubscriptions left for `retry`; `nil` for unlimited.
-        @usableFromInline var retriesLeft: Int?
+        @usableFromInline package var retriesLeft: Int?
         /// A `retry` resubscription is under way on some thread.
-        @usableFromInline var resubscribing = false
+        @usableFromInline package var resubscribing = false
         /// The source it subscribed failed during the subscribe call: go round again.
-        @usableFromInline var retryPending = false
+        @usableFromInline package var retryPending = false
 
         @inlinable
-        init(retriesLeft: Int?) {
+        package init(retriesLeft: Int?) {
             self.retriesLeft = retriesLeft
         }
     }
 
     @usableFromInline
-    internal enum RetryDecision {
+    package enum RetryDecision {
         case now, deferred, exhausted, stale
     }
 
     @usableFromInline
-    internal let state: Locked<State>
+    package let state: Locked<State>
 
     @usableFromInline
-    internal let gate = DeliveryGate()
+    package let gate = DeliveryGate()
 
     /// Read and written only on the serial path, or by the side the gate names.
     @usableFromInline
-    internal var owned: Owned?
+    package var owned: Owned?
 
     /// The current source's delivered values; serial path only.
     @usableFromInline
-    internal var delivered = 0
+    package var delivered = 0
 
     /// The demand the downstream returned for them; serial path only.
     @usableFromInline
-    internal var returned = Subscribers.Demand.none
+    package var returned = Subscribers.Demand.none
 
     @usableFromInline
-    internal let name: StaticString
+    package let name: StaticString
 
     /// A completion before the first subscription goes downstream instead of being ignored.
     @usableFromInline
-    internal let passesEarlyCompletion: Bool
+    package let passesEarlyCompletion: Bool
 
     @inlinable
-    internal init(
+    package init(
         name: StaticString, downstream: Downstream, recovery: Recovery, retries: Int? = nil,
         passesEarlyCompletion: Bool = false
     ) {
@@ -99,18 +99,18 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
         self.passesEarlyCompletion = passesEarlyCompletion
         owned = Owned(downstream: downstream, recovery: recovery)
         state = Locked(State(retriesLeft: retries))
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     // MARK: Serial path
 
     /// A source's subscription: the first goes downstream; later ones get the unmet demand.
     @inlinable
-    internal func attach(_ subscription: any Subscription) {
+    package func attach(_ subscription: any Subscription) {
         let (accepted, first, initial) = state.withLock { state -> (Bool, Bool, Subscribers.Demand) in
             switch state.link {
             case .awaitingSubscription:
@@ -142,7 +142,7 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     }
 
     @inlinable
-    internal func relay(_ input: Downstream.Input) -> Subscribers.Demand {
+    package func relay(_ input: Downstream.Input) -> Subscribers.Demand {
         guard gate.enter(name), let owned else { return .none }
         let more = owned.downstream.receive(input)
         delivered += 1
@@ -157,7 +157,7 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     /// Ends the stream with `completion`, unless the downstream cancelled first or (without
     /// `passesEarlyCompletion`) the first source has not subscribed yet.
     @inlinable
-    internal func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    package func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
         let passesEarly = passesEarlyCompletion
         let previous = state.withLock { state -> Link in
             let previous = state.link
@@ -179,7 +179,7 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     /// A source failed: the recovery to use, or `nil` when the downstream has cancelled or the
     /// first source has not subscribed yet.
     @inlinable
-    internal func recovery() -> Recovery? {
+    package func recovery() -> Recovery? {
         guard gate.enterIfSubscribed(), let owned else { return nil }
         let recovery = owned.recovery
         if gate.leave() {
@@ -192,7 +192,7 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     /// Folds the failed source's unmet demand over to the next one; `false` when the stream is
     /// over and nothing must be subscribed.
     @inlinable
-    internal func beginSwitch() -> Bool {
+    package func beginSwitch() -> Bool {
         let (used, extra) = takeCounts()
         return state.withLock { state -> Bool in
             guard case .subscribed = state.link else { return false }
@@ -206,7 +206,7 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     /// that fails inside the subscribe call is resubscribed by the same loop, not recursively.
     /// - Returns: `false` when no attempt is left and the caller must fail the downstream.
     @inlinable
-    internal func retry(_ resubscribe: () -> Void) -> Bool {
+    package func retry(_ resubscribe: () -> Void) -> Bool {
         let (used, extra) = takeCounts()
         let decision = state.withLock { state -> RetryDecision in
             guard case .subscribed = state.link else { return .stale }
@@ -244,7 +244,7 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     }
 
     @inlinable
-    internal func takeCounts() -> (Int, Subscribers.Demand) {
+    package func takeCounts() -> (Int, Subscribers.Demand) {
         defer {
             delivered = 0
             returned = .none
@@ -255,7 +255,7 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     // MARK: Downstream
 
     @inlinable
-    internal func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         let source = state.withLock { state -> (any Subscription)? in
             switch state.link {
@@ -273,7 +273,7 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         let previous = state.withLock { state -> Link in
             defer { state.link = .terminal }
             return state.link
@@ -290,12 +290,12 @@ internal final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscripti
     }
 
     @usableFromInline
-    internal var description: String { "\(name)" }
+    package var description: String { "\(name)" }
 
     /// No children: the downstream belongs to the serial path and cannot be read from here.
     @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @usableFromInline
-    internal var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }

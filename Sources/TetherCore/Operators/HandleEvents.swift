@@ -155,11 +155,11 @@ extension Publishers.HandleEvents {
         internal init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
             owned = Owned(downstream: downstream, events: events)
             shared = Locked(Shared(receiveRequest: events.receiveRequest, receiveCancel: events.receiveCancel))
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

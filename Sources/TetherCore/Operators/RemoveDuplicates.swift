@@ -56,11 +56,11 @@ extension Publishers.RemoveDuplicates {
         init(downstream: Downstream, predicate: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
             self.downstream = downstream
             self.predicate = predicate
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

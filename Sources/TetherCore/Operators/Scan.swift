@@ -63,11 +63,11 @@ extension Publishers.Scan {
             self.downstream = downstream
             self.next = next
             accumulated = initial
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

@@ -2,7 +2,7 @@
 ///
 /// Not generic, so deciding costs no metadata lookup on the per-element path.
 @usableFromInline
-internal enum StepVerdict {
+package enum StepVerdict {
     /// Deliver the value; the downstream's returned demand goes upstream.
     case pass
     /// Drop the value and ask the upstream for nothing.
@@ -19,7 +19,7 @@ internal enum StepVerdict {
 
 /// How a ``StepRelay`` turns the downstream's demand into demand towards the upstream.
 @usableFromInline
-internal enum DemandPolicy: Sendable {
+package enum DemandPolicy: Sendable {
     /// Every request and every returned demand goes upstream unchanged.
     case passThrough
     /// At most `remaining` more values in all: requests and returned demand are capped.
@@ -33,7 +33,7 @@ internal enum DemandPolicy: Sendable {
     /// - Parameter isRequest: `true` for `request(_:)`, `false` for demand returned from
     ///   `receive(_:)`, which never counts as the first request.
     @inlinable
-    mutating func forward(_ demand: Subscribers.Demand, isRequest: Bool) -> Subscribers.Demand? {
+    package mutating func forward(_ demand: Subscribers.Demand, isRequest: Bool) -> Subscribers.Demand? {
         switch self {
         case .passThrough:
             return demand
@@ -64,47 +64,47 @@ internal enum DemandPolicy: Sendable {
 /// forwarding cases act as `.ignore` (no operator built on it forwards such signals in Combine);
 /// a completion or value after the end is ignored, and a second subscription is cancelled.
 @usableFromInline
-internal final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+package final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 where Downstream.Input == Input {
     @usableFromInline
-    internal typealias Failure = UpstreamFailure
+    package typealias Failure = UpstreamFailure
 
     @usableFromInline
-    internal typealias Step = (Input) -> StepVerdict
+    package typealias Step = (Input) -> StepVerdict
 
     /// What the serial path needs; `nil` once released.
     @usableFromInline
-    internal struct Owned {
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let step: Step
+    package struct Owned {
+        @usableFromInline package let downstream: Downstream
+        @usableFromInline package let step: Step
 
         @inlinable
-        init(downstream: Downstream, step: @escaping Step) {
+        package init(downstream: Downstream, step: @escaping Step) {
             self.downstream = downstream
             self.step = step
         }
     }
 
     @usableFromInline
-    internal enum Phase {
+    package enum Phase {
         case awaitingSubscription
         case subscribed(any Subscription)
         case terminal
     }
 
     @usableFromInline
-    internal struct Control {
-        @usableFromInline var phase = Phase.awaitingSubscription
+    package struct Control {
+        @usableFromInline package var phase = Phase.awaitingSubscription
 
         @inlinable
-        init() {}
+        package init() {}
     }
 
     /// How a serial-path ending turned out.
     @usableFromInline
-    internal enum Ending {
+    package enum Ending {
         /// The downstream cancelled first: deliver nothing.
         case ignored
         /// Deliver the completion now.
@@ -112,37 +112,37 @@ where Downstream.Input == Input {
     }
 
     @usableFromInline
-    internal let control = Locked(Control())
+    package let control = Locked(Control())
 
     @usableFromInline
-    internal let policy: Locked<DemandPolicy>
+    package let policy: Locked<DemandPolicy>
 
     /// `true` when returned demand must pass through the policy (a cap).
     @usableFromInline
-    internal let policesReturnedDemand: Bool
+    package let policesReturnedDemand: Bool
 
     @usableFromInline
-    internal let gate = DeliveryGate()
+    package let gate = DeliveryGate()
 
     /// Read and written only on the serial path, or by the side the gate names.
     @usableFromInline
-    internal var owned: Owned?
+    package var owned: Owned?
 
     @usableFromInline
-    internal let beforeSubscription: BeforeSubscription
+    package let beforeSubscription: BeforeSubscription
 
     /// Finish as soon as the downstream has its subscription (an empty `output(in:)` range).
     @usableFromInline
-    internal let finishesAtOnce: Bool
+    package let finishesAtOnce: Bool
 
     @usableFromInline
-    internal let name: StaticString
+    package let name: StaticString
 
     @usableFromInline
-    internal let mapFailure: (UpstreamFailure) -> Downstream.Failure
+    package let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
     @usableFromInline
-    internal let mapThrown: (any Error) -> Downstream.Failure
+    package let mapThrown: (any Error) -> Downstream.Failure
 
     /// - Parameters:
     ///   - name: The operator, for `description` and trap messages.
@@ -154,7 +154,7 @@ where Downstream.Input == Input {
     ///   - mapThrown: Turns an error a `try` step threw into the downstream's failure type.
     ///   - step: Decides what to do with each upstream value; runs on the serial path.
     @inlinable
-    internal init(
+    package init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
         beforeSubscription: BeforeSubscription = .ignore,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
@@ -169,15 +169,15 @@ where Downstream.Input == Input {
         self.mapFailure = mapFailure
         self.mapThrown = mapThrown
         owned = Owned(downstream: downstream, step: step)
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     @inlinable
-    internal func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
         let accepted = control.withLock { control -> Bool in
             guard case .awaitingSubscription = control.phase else { return false }
             control.phase = .subscribed(subscription)
@@ -202,7 +202,7 @@ where Downstream.Input == Input {
     }
 
     @inlinable
-    internal func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         let entered = if case .trap = beforeSubscription { gate.enter(name) } else { gate.enterIfSubscribed() }
         guard entered, let owned else { return .none }
         var demand = Subscribers.Demand.none
@@ -235,7 +235,7 @@ where Downstream.Input == Input {
     }
 
     @inlinable
-    internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         if case .trap = beforeSubscription, case .awaitingSubscription = control.withLock({ $0.phase }) {
             preconditionFailure(
                 "A publisher must send the subscription before its completion: \(name) received the completion first")
@@ -254,7 +254,7 @@ where Downstream.Input == Input {
     ///   - inDelivery: `true` inside a delivery the gate began, where the state is ours to
     ///     release even when the downstream cancelled first.
     @usableFromInline
-    internal func end(
+    package func end(
         _ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool, inDelivery: Bool
     ) {
         // While the phase is `subscribed`, `cancel` has not released the serial-path state, so
@@ -277,12 +277,12 @@ where Downstream.Input == Input {
     }
 
     @inlinable
-    internal func release() {
+    package func release() {
         owned = nil
     }
 
     @inlinable
-    internal func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         let phase = control.withLock { $0.phase }
         if case .trap = beforeSubscription, case .awaitingSubscription = phase {
@@ -295,7 +295,7 @@ where Downstream.Input == Input {
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         let ignoresEarlyCancel = if case .ignore = beforeSubscription { true } else { false }
         let previous = control.withLock { control -> Phase in
             let previous = control.phase
@@ -311,20 +311,20 @@ where Downstream.Input == Input {
     }
 
     @usableFromInline
-    internal var description: String { "\(name)" }
+    package var description: String { "\(name)" }
 
     /// No children: the downstream belongs to the serial path and cannot be read from here.
     @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @usableFromInline
-    internal var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }
 
 extension StepRelay where Downstream.Failure == UpstreamFailure {
     /// A relay for an operator whose step never throws: failures pass through unchanged.
     @inlinable
-    internal convenience init(
+    package convenience init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
         beforeSubscription: BeforeSubscription = .ignore, step: @escaping Step
     ) {
@@ -339,7 +339,7 @@ extension StepRelay where Downstream.Failure == UpstreamFailure {
 extension StepRelay where Downstream.Failure == any Error {
     /// A relay for a `try` operator: upstream failures and thrown errors become `any Error`.
     @inlinable
-    internal convenience init(
+    package convenience init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy,
         beforeSubscription: BeforeSubscription = .ignore, throwingStep: @escaping Step
     ) {

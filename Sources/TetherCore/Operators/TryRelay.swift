@@ -68,11 +68,11 @@ where Downstream.Failure == any Error {
         self.name = name
         self.beforeSubscription = beforeSubscription
         owned = Owned(downstream: downstream, step: step)
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     @inlinable

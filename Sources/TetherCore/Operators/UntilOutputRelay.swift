@@ -82,11 +82,11 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
         self.mode = mode
         self.downstream = downstream
         self.triggerFailure = triggerFailure
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     /// The subscriber to attach to the trigger publisher.

@@ -112,11 +112,11 @@ extension Future {
 
         init(downstream: Downstream, future: Future) {
             state = Locked(State(downstream: downstream, future: future))
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         var isReleased: Bool {

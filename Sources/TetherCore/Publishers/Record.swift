@@ -151,11 +151,11 @@ extension Record {
             self.output = output
             self.completion = completion
             state = Locked(State(downstream: downstream))
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

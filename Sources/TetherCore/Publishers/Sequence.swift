@@ -93,11 +93,11 @@ extension Publishers.Sequence {
             control = Inner.controlEntry
             self.sequence = sequence
             super.init(state: SequenceCursor(downstream: downstream))
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

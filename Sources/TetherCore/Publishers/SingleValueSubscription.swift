@@ -45,11 +45,11 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
         self.downstream = downstream
         self.value = value
         self.publisherName = publisherName
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     /// Hands the subscription to `downstream`, then delivers if it asked meanwhile.

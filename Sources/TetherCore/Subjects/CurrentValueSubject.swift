@@ -98,22 +98,22 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     }
 
     @usableFromInline
-    internal func detach(_ conduit: AnyObject) {
+    package func detach(_ conduit: AnyObject) {
         control(self, .detach(conduit))
     }
 
     @usableFromInline
-    internal func acknowledgeDownstreamDemand() {
+    package func acknowledgeDownstreamDemand() {
         control(self, .acknowledgeDownstreamDemand)
     }
 
     @inlinable
-    internal func detachNow(_ conduit: AnyObject) {
+    package func detachNow(_ conduit: AnyObject) {
         _ = state.withLock { $0.hub.detach(conduit) }
     }
 
     @inlinable
-    internal func acknowledgeDownstreamDemandNow() {
+    package func acknowledgeDownstreamDemandNow() {
         for upstream in state.withLock({ $0.hub.acknowledgeDownstreamDemand() }) {
             upstream.request(.unlimited)
         }

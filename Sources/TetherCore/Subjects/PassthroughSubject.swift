@@ -86,22 +86,22 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     }
 
     @usableFromInline
-    internal func detach(_ conduit: AnyObject) {
+    package func detach(_ conduit: AnyObject) {
         control(self, .detach(conduit))
     }
 
     @usableFromInline
-    internal func acknowledgeDownstreamDemand() {
+    package func acknowledgeDownstreamDemand() {
         control(self, .acknowledgeDownstreamDemand)
     }
 
     @inlinable
-    internal func detachNow(_ conduit: AnyObject) {
+    package func detachNow(_ conduit: AnyObject) {
         _ = withHub { $0.detach(conduit) }
     }
 
     @inlinable
-    internal func acknowledgeDownstreamDemandNow() {
+    package func acknowledgeDownstreamDemandNow() {
         for upstream in withHub({ $0.acknowledgeDownstreamDemand() }) {
             upstream.request(.unlimited)
         }

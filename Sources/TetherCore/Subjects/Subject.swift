@@ -1,7 +1,7 @@
 /// A publisher that exposes a method for outside callers to publish elements.
 ///
 /// A subject broadcasts values to its subscribers, honouring each one's own demand. It can also
-/// subscribe to an upstream publisher (``Publisher/subscribe(_:)-(S)``), which hands it
+/// subscribe to an upstream publisher (``Publisher/subscribe(_:)->_``), which hands it
 /// the upstream subscription through ``send(subscription:)``.
 public protocol Subject<Output, Failure>: AnyObject, Publisher {
     /// Sends a value to the subscribers.

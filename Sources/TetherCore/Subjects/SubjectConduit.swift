@@ -1,6 +1,6 @@
 /// What a subject needs from each of its subscriptions beyond values: completion.
 @usableFromInline
-internal protocol SubjectConduitProtocol<Output, Failure>: AnyObject {
+package protocol SubjectConduitProtocol<Output, Failure>: AnyObject {
     associatedtype Output
     associatedtype Failure: Error
 
@@ -14,21 +14,30 @@ internal protocol SubjectConduitProtocol<Output, Failure>: AnyObject {
 /// path: no dynamic dispatch and no run-time generic metadata per value. It captures nothing,
 /// so it costs no allocation.
 @usableFromInline
-internal struct SubjectEntry<Output, Failure: Error> {
-    @usableFromInline let conduit: any SubjectConduitProtocol<Output, Failure>
-    @usableFromInline let offer: (AnyObject, Output) -> Void
+package struct SubjectEntry<Output, Failure: Error> {
+    @usableFromInline package let conduit: any SubjectConduitProtocol<Output, Failure>
+    @usableFromInline package let offer: (AnyObject, Output) -> Void
 
     @inlinable
-    init<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
+    package init<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
     where Downstream.Input == Output, Downstream.Failure == Failure {
         self.conduit = conduit
         self.offer = { unsafeDowncast($0, to: SubjectConduit<Downstream>.self).offer($1) }
+    }
+
+    /// An entry for a conduit of another kind (TetherExtras' replay conduit).
+    @inlinable
+    package init(
+        conduit: any SubjectConduitProtocol<Output, Failure>, offer: @escaping (AnyObject, Output) -> Void
+    ) {
+        self.conduit = conduit
+        self.offer = offer
     }
 }
 
 /// What a conduit needs from its subject: to be forgotten on cancel, and to be told of demand.
 @usableFromInline
-internal protocol SubjectConduitParent: AnyObject {
+package protocol SubjectConduitParent: AnyObject {
     func detach(_ conduit: AnyObject)
     func acknowledgeDownstreamDemand()
 }
@@ -38,7 +47,7 @@ internal protocol SubjectConduitParent: AnyObject {
 /// ``ControlSignal``), so they only forward to a closure the subject made where its types were
 /// known.
 @usableFromInline
-internal enum SubjectParentSignal {
+package enum SubjectParentSignal {
     case detach(AnyObject)
     case acknowledgeDownstreamDemand
 }
@@ -47,7 +56,7 @@ internal enum SubjectParentSignal {
 /// ``SubjectParentSignal``): its `detach` and `acknowledgeDownstreamDemand` forward to the entry,
 /// which runs these.
 @usableFromInline
-internal protocol SpecializedSubjectParent: SubjectConduitParent {
+package protocol SpecializedSubjectParent: SubjectConduitParent {
     func detachNow(_ conduit: AnyObject)
     func acknowledgeDownstreamDemandNow()
 }
@@ -56,7 +65,7 @@ extension SpecializedSubjectParent {
     /// The entry to keep, made in the subject's `@inlinable` initialiser so that it specialises
     /// for the concrete subject type.
     @inlinable
-    internal static var parentEntry: (AnyObject, SubjectParentSignal) -> Void {
+    package static var parentEntry: (AnyObject, SubjectParentSignal) -> Void {
         { object, signal in
             let subject = unsafeDowncast(object, to: Self.self)
             switch signal {
@@ -78,58 +87,58 @@ extension SpecializedSubjectParent {
 /// machine and delivered, in order, before the outer call returns. So concurrent and reentrant
 /// sends never overlap in the subscriber, never recurse, and no thread delivers another's values.
 @usableFromInline
-internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectConduitState<Downstream>>,
+package final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectConduitState<Downstream>>,
     SubjectConduitProtocol, Subscription, SpecializedControl,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    @usableFromInline typealias Output = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline package typealias Output = Downstream.Input
+    @usableFromInline package typealias Failure = Downstream.Failure
 
     @usableFromInline
-    internal typealias State = SubjectConduitState<Downstream>
+    package typealias State = SubjectConduitState<Downstream>
 
     /// `request` and `cancel`, specialised (see ``ControlSignal``).
     @usableFromInline
-    internal let control: (AnyObject, ControlSignal) -> Void
+    package let control: (AnyObject, ControlSignal) -> Void
 
     /// Guards the state machine, ``StateHolder/state``: beside the lock rather than in it, and
     /// held by the base class, so that `deinit` (which runs unspecialised) looks up no type.
     @usableFromInline
-    internal let lock = Locked(())
+    package let lock = Locked(())
 
     /// Whose turn it is to call into the subscriber.
     @usableFromInline
-    internal let turn = DownstreamTurn()
+    package let turn = DownstreamTurn()
 
     @usableFromInline
-    internal let name: StaticString
+    package let name: StaticString
 
     /// - Parameters:
     ///   - latest: For a `CurrentValueSubject`, the current value, owed on first demand; values
     ///     offered without demand then replace it instead of being dropped.
     @inlinable
-    internal init(
+    package init(
         name: StaticString, downstream: Downstream, parent: any SubjectConduitParent, latest: Output??
     ) {
         control = SubjectConduit.controlEntry
         self.name = name
         super.init(state: State(downstream: downstream, parent: parent, latest: latest))
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     /// Runs `body` on the state machine under the lock.
     @inlinable @inline(__always)
-    internal func withMachine<Result>(_ body: (inout State) -> Result) -> Result {
+    package func withMachine<Result>(_ body: (inout State) -> Result) -> Result {
         lock.withLock { _ in body(&state) }
     }
 
     /// Hands the subscription to the subscriber, then delivers what it became owed meanwhile.
     @inlinable
-    internal func start(_ downstream: Downstream) {
+    package func start(_ downstream: Downstream) {
         _ = turn.run {
             downstream.receive(subscription: self)
             drain()
@@ -137,7 +146,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     }
 
     @inlinable
-    internal func offer(_ value: Output) {
+    package func offer(_ value: Output) {
         let ranInTurn = turn.run {
             guard let downstream = withMachine({ $0.take(value) }) else { return }
             let more = downstream.receive(value)
@@ -151,7 +160,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     }
 
     @inlinable
-    internal func finish(_ completion: Subscribers.Completion<Failure>) {
+    package func finish(_ completion: Subscribers.Completion<Failure>) {
         let ranInTurn = turn.run {
             if let released = withMachine({ $0.finish(completion) }) {
                 released.downstream?.receive(completion: completion)
@@ -163,17 +172,17 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     }
 
     @inlinable
-    internal func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         control(self, .request(demand))
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         control(self, .cancel)
     }
 
     @inlinable
-    internal func requestNow(_ demand: Subscribers.Demand) {
+    package func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         let (parent, owes) = withMachine { $0.request(demand) }
         // The owed value goes first, before the subject's upstreams are asked and send newer
@@ -184,7 +193,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     }
 
     @inlinable
-    internal func cancelNow() {
+    package func cancelNow() {
         let released = withMachine { $0.terminate() }
         released.parent?.detach(self)
     }
@@ -192,7 +201,7 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     /// Delivers what was left or owed while this thread held the turn, until nothing is.
     /// Runs only in this thread's turn.
     @inlinable
-    internal func drain() {
+    package func drain() {
         while true {
             switch withMachine({ $0.next() }) {
             case .idle:
@@ -208,16 +217,16 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
     }
 
     @usableFromInline
-    internal var description: String { "\(name)" }
+    package var description: String { "\(name)" }
 
     @usableFromInline
-    internal var customMirror: Mirror {
+    package var customMirror: Mirror {
         let demand = withMachine { $0.demand }
         return Mirror(self, children: ["downstreamDemand": demand])
     }
 
     @usableFromInline
-    internal var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }
 
 /// The conduit's state machine; every method runs under the conduit's lock and calls nothing.
@@ -227,12 +236,12 @@ internal final class SubjectConduit<Downstream: Subscriber>: StateHolder<Subject
 /// up); `latest` (a `CurrentValueSubject`'s owed value) is only ever held while `demand` is
 /// zero, or while the turn's holder has yet to drain it.
 @usableFromInline
-internal struct SubjectConduitState<Downstream: Subscriber> {
-    @usableFromInline typealias Output = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
+package struct SubjectConduitState<Downstream: Subscriber> {
+    @usableFromInline package typealias Output = Downstream.Input
+    @usableFromInline package typealias Failure = Downstream.Failure
 
     @usableFromInline
-    internal enum Action {
+    package enum Action {
         case idle
         case deliver(Output, Downstream)
         /// Completes the subscriber; everything else the conduit held is released with it.
@@ -241,14 +250,14 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
 
     /// Everything released together at the end, outside the lock.
     @usableFromInline
-    internal struct Released {
-        @usableFromInline var downstream: Downstream?
-        @usableFromInline var parent: (any SubjectConduitParent)?
-        @usableFromInline var left: RingBuffer<Output>
-        @usableFromInline var latest: Output?
+    package struct Released {
+        @usableFromInline package var downstream: Downstream?
+        @usableFromInline package var parent: (any SubjectConduitParent)?
+        @usableFromInline package var left: RingBuffer<Output>
+        @usableFromInline package var latest: Output?
 
         @inlinable
-        init(
+        package init(
             downstream: Downstream?, parent: (any SubjectConduitParent)?, left: RingBuffer<Output>,
             latest: Output?
         ) {
@@ -260,20 +269,20 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     }
 
     /// `nil` once completed or cancelled.
-    @usableFromInline var downstream: Downstream?
-    @usableFromInline var parent: (any SubjectConduitParent)?
-    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline package var downstream: Downstream?
+    @usableFromInline package var parent: (any SubjectConduitParent)?
+    @usableFromInline package var demand = Subscribers.Demand.none
     /// Values sent from inside a delivery, on the delivering thread; their demand is taken.
-    @usableFromInline var left = RingBuffer<Output>()
+    @usableFromInline package var left = RingBuffer<Output>()
     /// `CurrentValueSubject` only: the value owed once demand arrives.
-    @usableFromInline var latest: Output?
-    @usableFromInline let keepsLatest: Bool
+    @usableFromInline package var latest: Output?
+    @usableFromInline package let keepsLatest: Bool
     /// A completion sent from inside a delivery, on the delivering thread.
-    @usableFromInline var completion: Subscribers.Completion<Failure>?
-    @usableFromInline var acknowledged = false
+    @usableFromInline package var completion: Subscribers.Completion<Failure>?
+    @usableFromInline package var acknowledged = false
 
     @inlinable
-    init(downstream: Downstream, parent: any SubjectConduitParent, latest: Output??) {
+    package init(downstream: Downstream, parent: any SubjectConduitParent, latest: Output??) {
         self.downstream = downstream
         self.parent = parent
         self.keepsLatest = latest != nil
@@ -283,7 +292,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     /// A value from the subject, in the sender's turn: the subscriber to deliver it to, or `nil`
     /// when it is kept as the latest or dropped for want of demand.
     @inlinable
-    mutating func take(_ value: Output) -> Downstream? {
+    package mutating func take(_ value: Output) -> Downstream? {
         guard let downstream, completion == nil else { return nil }
         guard demand > 0 else {
             if keepsLatest { latest = value }
@@ -296,7 +305,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     /// A value sent from inside a delivery on the delivering thread: kept for that thread's
     /// drain when there is demand for it (or as the latest), dropped otherwise.
     @inlinable
-    mutating func leave(_ value: Output) {
+    package mutating func leave(_ value: Output) {
         guard downstream != nil, completion == nil else { return }
         // An owed latest value is older than this one: it goes ahead of it.
         if demand > 0, let owed = latest {
@@ -314,7 +323,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
 
     /// A completion sent from inside a delivery on the delivering thread: kept for its drain.
     @inlinable
-    mutating func leave(_ completion: Subscribers.Completion<Failure>) {
+    package mutating func leave(_ completion: Subscribers.Completion<Failure>) {
         guard downstream != nil, self.completion == nil else { return }
         self.completion = completion
     }
@@ -322,21 +331,21 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     /// A completion from the subject, in its sender's turn: what to release and complete now,
     /// or `nil` when the conduit is already done.
     @inlinable
-    mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Released? {
+    package mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Released? {
         guard downstream != nil, self.completion == nil else { return nil }
         return terminate()
     }
 
     /// The subscriber returned `more` demand from a delivery.
     @inlinable
-    mutating func add(_ more: Subscribers.Demand) {
+    package mutating func add(_ more: Subscribers.Demand) {
         if downstream != nil { demand += more }
     }
 
     /// What to deliver next in the turn: the oldest value left, then the owed latest value,
     /// then the completion left.
     @inlinable
-    mutating func next() -> Action {
+    package mutating func next() -> Action {
         guard let downstream else { return .idle }
         if let value = left.popFirst() {
             return .deliver(value, downstream)
@@ -356,7 +365,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     /// (nothing left, owed or completed meanwhile). When it cannot, ``next()`` says what comes
     /// next.
     @inlinable
-    mutating func settle(_ more: Subscribers.Demand) -> Bool {
+    package mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard downstream != nil else { return true }
         demand += more
         return left.isEmpty && completion == nil && (latest == nil || demand == .none)
@@ -365,7 +374,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     /// The subscriber asked for more: the parent to tell of first demand, and whether the
     /// owed latest value is now due, to be delivered in a turn.
     @inlinable
-    mutating func request(
+    package mutating func request(
         _ more: Subscribers.Demand
     ) -> (parent: (any SubjectConduitParent)?, owes: Bool) {
         guard downstream != nil else { return (nil, false) }
@@ -376,7 +385,7 @@ internal struct SubjectConduitState<Downstream: Subscriber> {
     }
 
     @inlinable
-    mutating func terminate() -> Released {
+    package mutating func terminate() -> Released {
         defer {
             downstream = nil
             parent = nil

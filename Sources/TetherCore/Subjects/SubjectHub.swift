@@ -7,23 +7,23 @@
 /// completion is kept type-erased), so a subject's `deinit`, which runs unspecialised, destroys
 /// a hub without looking up any type at run time.
 @usableFromInline
-internal struct SubjectHub<Output, Failure: Error> {
+package struct SubjectHub<Output, Failure: Error> {
     @usableFromInline
-    typealias Conduit = SubjectEntry<Output, Failure>
+    package typealias Conduit = SubjectEntry<Output, Failure>
 
-    @usableFromInline var conduits = SubjectReceivers<Output, Failure>()
-    @usableFromInline var outcome: SubjectOutcome?
+    @usableFromInline package var conduits = SubjectReceivers<Output, Failure>()
+    @usableFromInline package var outcome: SubjectOutcome?
     /// Subscriptions received through `send(subscription:)`.
-    @usableFromInline var upstreams: [any Subscription] = []
+    @usableFromInline package var upstreams: [any Subscription] = []
     /// Set once any subscriber has asked for a value: upstreams are then asked for `.unlimited`.
-    @usableFromInline var hasDownstreamDemand = false
+    @usableFromInline package var hasDownstreamDemand = false
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// How the subject finished, once it has.
     @inlinable
-    var completion: Subscribers.Completion<Failure>? {
+    package var completion: Subscribers.Completion<Failure>? {
         switch outcome {
         case nil: nil
         case .finished: .finished
@@ -33,17 +33,17 @@ internal struct SubjectHub<Output, Failure: Error> {
     }
 
     @inlinable
-    var isCompleted: Bool { outcome != nil }
+    package var isCompleted: Bool { outcome != nil }
 
     /// The conduits to offer a value to: none once completed.
     @inlinable
-    var receivers: SubjectReceivers<Output, Failure> {
+    package var receivers: SubjectReceivers<Output, Failure> {
         isCompleted ? SubjectReceivers() : conduits
     }
 
     /// Adds a conduit, or returns the completion it must be told of instead.
     @inlinable
-    mutating func attach(_ conduit: Conduit) -> Subscribers.Completion<Failure>? {
+    package mutating func attach(_ conduit: Conduit) -> Subscribers.Completion<Failure>? {
         if isCompleted { return completion }
         conduits.append(conduit)
         return nil
@@ -51,13 +51,13 @@ internal struct SubjectHub<Output, Failure: Error> {
 
     /// Removes a conduit, returning it so that it is released outside the lock.
     @inlinable
-    mutating func detach(_ conduit: AnyObject) -> Conduit? {
+    package mutating func detach(_ conduit: AnyObject) -> Conduit? {
         conduits.remove(conduit)
     }
 
     /// Records the completion; returns the conduits to finish and the upstreams to let go.
     @inlinable
-    mutating func complete(
+    package mutating func complete(
         _ completion: Subscribers.Completion<Failure>
     ) -> (SubjectReceivers<Output, Failure>, [any Subscription])? {
         guard !isCompleted else { return nil }
@@ -74,14 +74,14 @@ internal struct SubjectHub<Output, Failure: Error> {
 
     /// Keeps an upstream subscription; `true` when it must be asked for `.unlimited` now.
     @inlinable
-    mutating func receive(upstream: any Subscription) -> Bool {
+    package mutating func receive(upstream: any Subscription) -> Bool {
         upstreams.append(upstream)
         return hasDownstreamDemand
     }
 
     /// Records the first downstream demand; returns the upstreams to ask for `.unlimited`.
     @inlinable
-    mutating func acknowledgeDownstreamDemand() -> [any Subscription] {
+    package mutating func acknowledgeDownstreamDemand() -> [any Subscription] {
         guard !hasDownstreamDemand else { return [] }
         hasDownstreamDemand = true
         return upstreams
@@ -90,7 +90,7 @@ internal struct SubjectHub<Output, Failure: Error> {
 
 /// A subject's completion with its failure type erased (see ``SubjectHub``).
 @usableFromInline
-internal enum SubjectOutcome {
+package enum SubjectOutcome {
     case finished
     case failed(any Error)
 }
@@ -101,15 +101,15 @@ internal enum SubjectOutcome {
 ///
 /// Invariant: `first` is `nil` only when `rest` is empty.
 @usableFromInline
-internal struct SubjectReceivers<Output, Failure: Error>: Sequence {
-    @usableFromInline var first: SubjectEntry<Output, Failure>?
-    @usableFromInline var rest: ContiguousArray<SubjectEntry<Output, Failure>> = []
+package struct SubjectReceivers<Output, Failure: Error>: Sequence {
+    @usableFromInline package var first: SubjectEntry<Output, Failure>?
+    @usableFromInline package var rest: ContiguousArray<SubjectEntry<Output, Failure>> = []
 
     @inlinable
-    init() {}
+    package init() {}
 
     @inlinable
-    mutating func append(_ entry: SubjectEntry<Output, Failure>) {
+    package mutating func append(_ entry: SubjectEntry<Output, Failure>) {
         if first == nil {
             first = entry
         } else {
@@ -119,7 +119,7 @@ internal struct SubjectReceivers<Output, Failure: Error>: Sequence {
 
     /// Removes the entry of `conduit`, if it is there, and returns it.
     @inlinable
-    mutating func remove(_ conduit: AnyObject) -> SubjectEntry<Output, Failure>? {
+    package mutating func remove(_ conduit: AnyObject) -> SubjectEntry<Output, Failure>? {
         guard let head = first else { return nil }
         if head.conduit === conduit {
             first = rest.isEmpty ? nil : rest.removeFirst()
@@ -136,23 +136,23 @@ internal struct SubjectReceivers<Output, Failure: Error>: Sequence {
     }
 
     @inlinable
-    func makeIterator() -> Iterator {
+    package func makeIterator() -> Iterator {
         Iterator(self)
     }
 
     @usableFromInline
-    internal struct Iterator: IteratorProtocol {
-        @usableFromInline var first: SubjectEntry<Output, Failure>?
-        @usableFromInline var rest: IndexingIterator<ContiguousArray<SubjectEntry<Output, Failure>>>
+    package struct Iterator: IteratorProtocol {
+        @usableFromInline package var first: SubjectEntry<Output, Failure>?
+        @usableFromInline package var rest: IndexingIterator<ContiguousArray<SubjectEntry<Output, Failure>>>
 
         @inlinable
-        init(_ receivers: SubjectReceivers) {
+        package init(_ receivers: SubjectReceivers) {
             first = receivers.first
             rest = receivers.rest.makeIterator()
         }
 
         @inlinable
-        mutating func next() -> SubjectEntry<Output, Failure>? {
+        package mutating func next() -> SubjectEntry<Output, Failure>? {
             if let entry = first {
                 first = nil
                 return entry

@@ -47,11 +47,11 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     @inlinable
     internal init(_ subject: Downstream) {
         status = Locked(.awaitingSubscription(subject))
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     /// Keeps the upstream subscription and hands the subject this relay as its subscription.

@@ -53,11 +53,11 @@ extension Subscribers {
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
             status = Locked(.awaitingSubscription(object))
             self.keyPath = keyPath
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         /// Stores the subscription and requests `.unlimited`; cancels any later subscription.
@@ -162,27 +162,26 @@ extension Publisher where Failure == Never {
     ///   - keyPath: A key path that indicates the property to assign.
     ///   - object: The object that contains the property. The subscriber assigns the object's
     ///     property every time it receives a new value.
-    ///   - file: The file of the call, recorded in debug builds for leak reports.
-    ///   - line: The line of the call, recorded in debug builds for leak reports.
     /// - Returns: An ``AnyCancellable`` instance. Call `cancel()` on this instance when you no
     ///   longer want the publisher to automatically assign the property. Deinitializing this
     ///   instance will also cancel automatic assignment.
     @inlinable
     public func assign<Root>(
-        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root,
-        file: StaticString = #fileID, line: UInt = #line
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
     ) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
         #if DEBUG
-        SubscriptionLedger.noteOrigin(subscriber, publisher: self, file: file, line: line)
+        Ledger.noteOrigin(subscriber, publisher: self)
         #endif
         subscribe(subscriber)
         return AnyCancellable(object: subscriber)
     }
 }
 
+extension Subscribers.Assign: ChainEnd {}
+
 extension Subscribers.Assign: TerminationReporting {
-    internal func observeTermination(_ handler: @escaping () -> Void) -> Bool {
+    package func observeTermination(_ handler: @escaping () -> Void) -> Bool {
         termination.observe(handler)
     }
 }

@@ -50,11 +50,11 @@ extension Subscribers {
         ) {
             onValue = receiveValue
             onCompletion = receiveCompletion
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         /// Stores the subscription and requests `.unlimited`; cancels any later subscription.
@@ -119,26 +119,23 @@ extension Publisher {
     /// Attaches a subscriber with closure-based behavior.
     ///
     /// The subscriber requests `.unlimited` on subscription. Values and the completion are
-    /// delivered on whatever thread the publisher sends them. In debug builds the subscriber
-    /// records `file` and `line` in the ``SubscriptionLedger``, so that a leak report names
-    /// this call; callers never pass them.
+    /// delivered on whatever thread the publisher sends them. In debug builds the subscription
+    /// ledger records the chain of publishers the sink is attached to, so that a leak report
+    /// names it.
     /// - Parameters:
     ///   - receiveCompletion: The closure to execute on completion.
     ///   - receiveValue: The closure to execute on receipt of a value.
-    ///   - file: The file of the call, recorded in debug builds.
-    ///   - line: The line of the call, recorded in debug builds.
     /// - Returns: A cancellable instance, which you use when you end assignment of the received
     ///   value. Deallocation of the result will tear down the subscription stream.
     @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-        receiveValue: @escaping (Output) -> Void,
-        file: StaticString = #fileID, line: UInt = #line
+        receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         #if DEBUG
-        SubscriptionLedger.noteOrigin(sink, publisher: self, file: file, line: line)
+        Ledger.noteOrigin(sink, publisher: self)
         #endif
         subscribe(sink)
         return AnyCancellable(object: sink)
@@ -148,22 +145,19 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
     ///
-    /// - Parameters:
-    ///   - receiveValue: The closure to execute on receipt of a value.
-    ///   - file: The file of the call, recorded in debug builds.
-    ///   - line: The line of the call, recorded in debug builds.
+    /// - Parameter receiveValue: The closure to execute on receipt of a value.
     /// - Returns: A cancellable instance, which you use when you end assignment of the received
     ///   value. Deallocation of the result will tear down the subscription stream.
     @inlinable
-    public func sink(
-        receiveValue: @escaping (Output) -> Void, file: StaticString = #fileID, line: UInt = #line
-    ) -> AnyCancellable {
-        sink(receiveCompletion: { _ in }, receiveValue: receiveValue, file: file, line: line)
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
 }
 
+extension Subscribers.Sink: ChainEnd {}
+
 extension Subscribers.Sink: TerminationReporting {
-    internal func observeTermination(_ handler: @escaping () -> Void) -> Bool {
+    package func observeTermination(_ handler: @escaping () -> Void) -> Bool {
         termination.observe(handler)
     }
 }
@@ -172,7 +166,7 @@ extension Subscribers.Sink: TerminationReporting {
 /// control path (reached through `any Subscription` and run unspecialised) looks up no generic
 /// metadata to use it.
 @usableFromInline
-internal enum SubscriberStatus {
+package enum SubscriberStatus {
     case awaitingSubscription
     case subscribed(any Subscription)
     case terminal
@@ -181,7 +175,7 @@ internal enum SubscriberStatus {
     /// of the subscription's existential and a release of the original would go through
     /// run-time value witnesses).
     @inlinable
-    static func end(_ status: inout SubscriberStatus) -> SubscriberStatus {
+    package static func end(_ status: inout SubscriberStatus) -> SubscriberStatus {
         var previous = SubscriberStatus.terminal
         swap(&status, &previous)
         return previous

@@ -1,5 +1,6 @@
 import Dispatch
 import Tether
+import TetherExtras
 
 #if canImport(Glibc)
 import Glibc

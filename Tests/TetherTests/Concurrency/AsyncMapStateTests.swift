@@ -1,7 +1,8 @@
 import Tether
+import TetherExtras
 import XCTest
 
-@testable import TetherCore
+@testable import TetherExtras
 
 final class AsyncMapStateTests: XCTestCase {
     typealias Machine = AsyncMapState<Int, TestError, String>

@@ -1,5 +1,6 @@
 import Foundation
 import Tether
+import TetherExtras
 import TetherTesting
 import XCTest
 
@@ -802,7 +803,7 @@ final class ConformanceTableTests: TetherTestCase {
         let declared = try PublicPublisherScan.publisherTypes(
             under: [
                 sources.appendingPathComponent("TetherCore"), sources.appendingPathComponent("TetherFoundation"),
-                sources.appendingPathComponent("Tether"),
+                sources.appendingPathComponent("Tether"), sources.appendingPathComponent("TetherExtras"),
             ])
         XCTAssertTrue(declared.contains("Publishers.Sequence"), "the scan found \(declared.sorted())")
         let covered = Set(Self.rows.map(\.type)).union(Self.exempt.keys)

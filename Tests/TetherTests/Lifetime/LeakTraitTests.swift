@@ -1,4 +1,5 @@
 import Tether
+import TetherExtras
 import TetherTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Tether
+import TetherExtras
 import TetherTesting
 import XCTest
 
@@ -210,29 +211,53 @@ final class WeakSinkTests: TetherTestCase {
 }
 
 final class LedgerOriginTests: TetherTestCase {
-    func testSnapshotNamesTheChainAndTheCallSite() throws {
+    private final class Owner {}
+
+    func testSnapshotNamesTheChainOfCombinesSinkWithoutACallSite() throws {
         try requireLedger()
         let subject = PassthroughSubject<Int, Never>()
-        let line: UInt = #line + 1
         let cancellable = subject.map { $0 + 1 }.filter { $0 > 0 }.sink { _ in }
         let entry = SubscriptionLedger.snapshot().first { $0.chain.hasPrefix("Sink") }
         XCTAssertEqual(entry?.chain, "Sink ← Filter ← Map ← PassthroughSubject")
-        XCTAssertEqual(entry?.file, "TetherTests/LifetimeTests.swift")
-        XCTAssertEqual(entry?.line, line)
+        XCTAssertNil(entry?.file, "Combine's sink(receiveValue:) takes no call site")
+        XCTAssertNil(entry?.line)
         XCTAssertEqual(entry?.type, "Subscribers.Sink")
+        XCTAssertEqual(entry?.description, "Sink ← Filter ← Map ← PassthroughSubject")
         cancellable.cancel()
     }
 
-    func testSubscribeRecordsTheCallSiteOfATetherSubscriber() throws {
+    func testSnapshotNamesTheChainAndCallSiteOfAnExtrasSink() throws {
+        try requireLedger()
+        let subject = PassthroughSubject<Int, Never>()
+        let owner = Owner()
+        let line: UInt = #line + 1
+        let cancellable = subject.map { $0 + 1 }.sink(weak: owner) { _, _ in }
+        let entry = SubscriptionLedger.snapshot().first { $0.chain.hasPrefix("WeakSink") }
+        XCTAssertEqual(entry?.chain, "WeakSink ← Map ← PassthroughSubject")
+        XCTAssertEqual(entry?.file, "TetherTests/LifetimeTests.swift")
+        XCTAssertEqual(entry?.line, line)
+        cancellable.cancel()
+    }
+
+    func testSubscribeRecordsTheChainOfASinkMadeByHand() throws {
         try requireLedger()
         let subject = PassthroughSubject<Int, Never>()
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
-        let line: UInt = #line + 1
         subject.eraseToAnyPublisher().subscribe(sink)
         let entry = SubscriptionLedger.snapshot().first { $0.chain.hasPrefix("Sink") }
         XCTAssertEqual(entry?.chain, "Sink ← AnyPublisher ← PassthroughSubject")
-        XCTAssertEqual(entry?.line, line)
+        XCTAssertNil(entry?.line, "Combine's subscribe(_:) takes no call site")
         sink.cancel()
+    }
+
+    func testSubscribeRecordsNoChainForAnOperatorsInnerSubscriber() throws {
+        try requireLedger()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.handleEvents().sink { _ in }
+        let inner = SubscriptionLedger.snapshot().first { $0.type.hasPrefix("Publishers.HandleEvents") }
+        XCTAssertEqual(inner?.type, "Publishers.HandleEvents.Inner")
+        XCTAssertEqual(inner?.chain, "Inner")
+        cancellable.cancel()
     }
 
     func testNoLiveSubscriptionsCheckReportsWhatABlockLeftBehind() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tether
+import TetherExtras
 import TetherCore
 import TetherTesting
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import Tether
+import TetherExtras
 import TetherTesting
 import XCTest
 

@@ -97,11 +97,11 @@ extension Publishers.Buffer {
             whenFull: Publishers.BufferingStrategy<Failure>
         ) {
             state = Locked(State(downstream: downstream, size: size, prefetch: prefetch, whenFull: whenFull))
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         /// Asks the upstream for its first demand, then hands the downstream its subscription,

@@ -14,29 +14,29 @@
 /// as soon as demand arrives. Delivery is serialised by a drain loop: at most one thread, the
 /// drainer, calls the downstream at a time.
 @usableFromInline
-internal struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
-    @usableFromInline typealias Outcome = CombiningOutcome<Slots.Output>
-    @usableFromInline typealias Step = CombiningStep<Slots.Output>
+package struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
+    @usableFromInline package typealias Outcome = CombiningOutcome<Slots.Output>
+    @usableFromInline package typealias Step = CombiningStep<Slots.Output>
 
     /// "CombineLatest", as its subscriptions describe themselves.
-    @usableFromInline static var name: StaticString { "CombineLatest" }
+    @usableFromInline package static var name: StaticString { "CombineLatest" }
 
-    @usableFromInline var upstreams: [CombiningUpstream]
-    @usableFromInline var live: [any Subscription] = []
-    @usableFromInline var slots: Slots
+    @usableFromInline package var upstreams: [CombiningUpstream]
+    @usableFromInline package var live: [any Subscription] = []
+    @usableFromInline package var slots: Slots
     /// Upstreams that have not produced a value yet.
-    @usableFromInline var missing: Int
-    @usableFromInline var phase = CombiningPhase.running
-    @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var forwarded = Subscribers.Demand.none
+    @usableFromInline package var missing: Int
+    @usableFromInline package var phase = CombiningPhase.running
+    @usableFromInline package var demand = Subscribers.Demand.none
+    @usableFromInline package var forwarded = Subscribers.Demand.none
     /// Combinations already counted against demand, waiting for the drainer.
-    @usableFromInline var queue = RingBuffer<Slots.Output>()
+    @usableFromInline package var queue = RingBuffer<Slots.Output>()
     /// The latest combination has not gone downstream, for want of demand.
-    @usableFromInline var stale = false
-    @usableFromInline var draining = true
+    @usableFromInline package var stale = false
+    @usableFromInline package var draining = true
 
     @inlinable
-    internal init(upstreams count: Int) {
+    package init(upstreams count: Int) {
         upstreams = Array(repeating: CombiningUpstream(), count: count)
         slots = Slots(upstreams: count)
         missing = count
@@ -44,7 +44,7 @@ internal struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
 
     /// Upstream `index` sent a value.
     @inlinable
-    internal mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Outcome {
+    package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Outcome {
         guard accepts(index, value: true) else { return Outcome() }
         put(&slots)
         if upstreams[index].held == 0 {
@@ -68,7 +68,7 @@ internal struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
 
     /// Upstream `index` completed.
     @inlinable
-    internal mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
+    package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
         guard accepts(index, value: false) else { return Outcome() }
         forget(index)
         var outcome = Outcome()
@@ -95,11 +95,11 @@ internal struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
 
     /// A combination waits for the drainer, or the held one can go.
     @inlinable
-    internal var ready: Bool { !queue.isEmpty || (stale && demand > 0) }
+    package var ready: Bool { !queue.isEmpty || (stale && demand > 0) }
 
     /// The next output, if demand allows, else the completion once nothing is left to send.
     @inlinable
-    internal mutating func next(_ outcome: inout Outcome) -> Step {
+    package mutating func next(_ outcome: inout Outcome) -> Step {
         if let combination = queue.popFirst() {
             return .deliver(combination)
         }
@@ -117,7 +117,7 @@ internal struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
     }
 
     @inlinable
-    internal mutating func dropValues() {
+    package mutating func dropValues() {
         queue.removeAll()
         stale = false
         slots.removeAll()

@@ -6,7 +6,7 @@
 /// The families differ in what a value, a completion and the next output are; attaching,
 /// demand, the drainer's hand-offs and cancelling are shared, in the extension below.
 @usableFromInline
-internal protocol CombiningMachine {
+package protocol CombiningMachine {
     associatedtype Slots: CombiningSlots
 
     /// The family's name, as subscriptions describe themselves ("Zip", "CombineLatest").
@@ -45,7 +45,7 @@ internal protocol CombiningMachine {
 }
 
 @usableFromInline
-internal enum CombiningPhase {
+package enum CombiningPhase {
     case running
     /// The completion is decided; the drainer delivers it once it is done with what is owed.
     case completing(Subscribers.Completion<any Error>)
@@ -55,7 +55,7 @@ internal enum CombiningPhase {
 
 /// What a zip's or combine-latest's drainer does next.
 @usableFromInline
-internal enum CombiningStep<Output> {
+package enum CombiningStep<Output> {
     /// Stop draining (or, for a caller that is not draining, nothing to deliver).
     case idle
     /// Stop draining and let go of the downstream: the stream was cancelled meanwhile.
@@ -68,18 +68,18 @@ internal enum CombiningStep<Output> {
 
 /// Calls to make outside the lock, then the next step.
 @usableFromInline
-internal struct CombiningOutcome<Output> {
+package struct CombiningOutcome<Output> {
     /// Upstreams to ask for ``demand``. This and ``cancel`` are `nil` rather than empty when
     /// there are none, as in most outcomes: an empty array still costs a retain and a release
     /// wherever an outcome is copied.
-    @usableFromInline var request: [any Subscription]?
-    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline package var request: [any Subscription]?
+    @usableFromInline package var demand = Subscribers.Demand.none
     /// Upstreams to cancel.
-    @usableFromInline var cancel: [any Subscription]?
-    @usableFromInline var step = CombiningStep<Output>.idle
+    @usableFromInline package var cancel: [any Subscription]?
+    @usableFromInline package var step = CombiningStep<Output>.idle
 
     @inlinable
-    init(step: CombiningStep<Output> = .idle) {
+    package init(step: CombiningStep<Output> = .idle) {
         self.step = step
     }
 }
@@ -89,7 +89,7 @@ extension CombiningMachine {
     /// - Returns: The demand to request from it (`.none`: nothing yet), or `nil` when the
     ///   subscription must be cancelled (a second subscription, or the stream has ended).
     @inlinable
-    internal mutating func attach(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
+    package mutating func attach(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
         guard case .running = phase, upstreams[index].attach(subscription) else { return nil }
         live = upstreams.compactMap(\.subscription)
         return forwarded
@@ -97,7 +97,7 @@ extension CombiningMachine {
 
     /// The downstream asked for more (never `.none`: the storage traps on that first).
     @inlinable
-    internal mutating func request(_ more: Subscribers.Demand) -> CombiningOutcome<Slots.Output> {
+    package mutating func request(_ more: Subscribers.Demand) -> CombiningOutcome<Slots.Output> {
         if case .over = phase { return CombiningOutcome() }
         var outcome = CombiningOutcome<Slots.Output>()
         if more > 0 { add(more, to: &outcome) }
@@ -114,7 +114,7 @@ extension CombiningMachine {
 
     /// The drainer's call into the downstream returned `more`: what it does next.
     @inlinable
-    internal mutating func delivered(_ more: Subscribers.Demand) -> CombiningOutcome<Slots.Output> {
+    package mutating func delivered(_ more: Subscribers.Demand) -> CombiningOutcome<Slots.Output> {
         precondition(draining, "\(Self.name): only the drainer may report a delivery")
         if case .over = phase {
             draining = false
@@ -136,7 +136,7 @@ extension CombiningMachine {
     /// nothing to ask for, nothing ready and no completion due, as on the usual path. When it
     /// does not, nothing has changed, and ``delivered(_:)`` says what comes next.
     @inlinable
-    internal mutating func settle(_ more: Subscribers.Demand) -> Bool {
+    package mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard more == .none, case .running = phase, !ready else { return false }
         draining = false
         return true
@@ -146,7 +146,7 @@ extension CombiningMachine {
     /// - Returns: The upstreams to cancel, and whether the caller must let go of the downstream
     ///   (when nobody is draining; otherwise the drainer does it).
     @inlinable
-    internal mutating func cancel() -> (cancel: [any Subscription], release: Bool) {
+    package mutating func cancel() -> (cancel: [any Subscription], release: Bool) {
         if case .over = phase { return ([], false) }
         phase = .over
         dropValues()
@@ -156,14 +156,14 @@ extension CombiningMachine {
     /// Upstream `index` may send a value (or, with `value` false, its completion): `false` when
     /// it is to be ignored.
     @inlinable
-    func accepts(_ index: Int, value: Bool) -> Bool {
+    package func accepts(_ index: Int, value: Bool) -> Bool {
         guard case .running = phase else { return false }
         return upstreams[index].status.accepts(value: value, in: Self.name)
     }
 
     /// Counts `more` demand (more than none) and forwards it to every live upstream.
     @inlinable
-    mutating func add(_ more: Subscribers.Demand, to outcome: inout CombiningOutcome<Slots.Output>) {
+    package mutating func add(_ more: Subscribers.Demand, to outcome: inout CombiningOutcome<Slots.Output>) {
         demand += more
         forwarded += more
         guard case .running = phase else { return }
@@ -173,14 +173,14 @@ extension CombiningMachine {
 
     /// Upstream `index` completed: the machine forgets its subscription.
     @inlinable
-    mutating func forget(_ index: Int) {
+    package mutating func forget(_ index: Int) {
         _ = upstreams[index].end()
         live = upstreams.compactMap(\.subscription)
     }
 
     /// Every subscription still held, which the machine forgets.
     @inlinable
-    mutating func releaseChildren() -> [any Subscription] {
+    package mutating func releaseChildren() -> [any Subscription] {
         for index in upstreams.indices { _ = upstreams[index].end() }
         defer { live = [] }
         return live

@@ -4,7 +4,7 @@
 /// The machines count and decide; the slots only hold. So no value is erased to `Any` on its way
 /// through, and assembling an output is a plain read of each slot: no cast, no array.
 @usableFromInline
-internal protocol CombiningSlot {
+package protocol CombiningSlot {
     associatedtype Value
 
     init()
@@ -21,7 +21,7 @@ internal protocol CombiningSlot {
 /// in order. ``CombiningSlots2`` … ``CombiningSlots4`` serve the fixed arities (a tuple out),
 /// ``CombiningSlotArray`` the collection forms (an array out).
 @usableFromInline
-internal protocol CombiningSlots {
+package protocol CombiningSlots {
     associatedtype Output
 
     init(upstreams: Int)
@@ -34,79 +34,79 @@ internal protocol CombiningSlots {
 }
 
 @usableFromInline
-internal struct CombiningSlots2<A: CombiningSlot, B: CombiningSlot>: CombiningSlots {
-    @usableFromInline var a = A()
-    @usableFromInline var b = B()
+package struct CombiningSlots2<A: CombiningSlot, B: CombiningSlot>: CombiningSlots {
+    @usableFromInline package var a = A()
+    @usableFromInline package var b = B()
 
     @inlinable
-    init(upstreams: Int) {}
+    package init(upstreams: Int) {}
 
     @inlinable
-    mutating func emit() -> (A.Value, B.Value) {
+    package mutating func emit() -> (A.Value, B.Value) {
         (a.emit(), b.emit())
     }
 
     @inlinable
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self = Self(upstreams: 2)
     }
 }
 
 @usableFromInline
-internal struct CombiningSlots3<A: CombiningSlot, B: CombiningSlot, C: CombiningSlot>: CombiningSlots {
-    @usableFromInline var a = A()
-    @usableFromInline var b = B()
-    @usableFromInline var c = C()
+package struct CombiningSlots3<A: CombiningSlot, B: CombiningSlot, C: CombiningSlot>: CombiningSlots {
+    @usableFromInline package var a = A()
+    @usableFromInline package var b = B()
+    @usableFromInline package var c = C()
 
     @inlinable
-    init(upstreams: Int) {}
+    package init(upstreams: Int) {}
 
     @inlinable
-    mutating func emit() -> (A.Value, B.Value, C.Value) {
+    package mutating func emit() -> (A.Value, B.Value, C.Value) {
         (a.emit(), b.emit(), c.emit())
     }
 
     @inlinable
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self = Self(upstreams: 3)
     }
 }
 
 @usableFromInline
-internal struct CombiningSlots4<A: CombiningSlot, B: CombiningSlot, C: CombiningSlot, D: CombiningSlot>:
+package struct CombiningSlots4<A: CombiningSlot, B: CombiningSlot, C: CombiningSlot, D: CombiningSlot>:
     CombiningSlots
 {
-    @usableFromInline var a = A()
-    @usableFromInline var b = B()
-    @usableFromInline var c = C()
-    @usableFromInline var d = D()
+    @usableFromInline package var a = A()
+    @usableFromInline package var b = B()
+    @usableFromInline package var c = C()
+    @usableFromInline package var d = D()
 
     @inlinable
-    init(upstreams: Int) {}
+    package init(upstreams: Int) {}
 
     @inlinable
-    mutating func emit() -> (A.Value, B.Value, C.Value, D.Value) {
+    package mutating func emit() -> (A.Value, B.Value, C.Value, D.Value) {
         (a.emit(), b.emit(), c.emit(), d.emit())
     }
 
     @inlinable
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self = Self(upstreams: 4)
     }
 }
 
 /// The slots of a zip or combine-latest over a collection of publishers of one output type.
 @usableFromInline
-internal struct CombiningSlotArray<Slot: CombiningSlot>: CombiningSlots {
-    @usableFromInline var slots: [Slot]
+package struct CombiningSlotArray<Slot: CombiningSlot>: CombiningSlots {
+    @usableFromInline package var slots: [Slot]
 
     @inlinable
-    init(upstreams: Int) {
+    package init(upstreams: Int) {
         slots = Array(repeating: Slot(), count: upstreams)
     }
 
     @inlinable
-    mutating func emit() -> [Slot.Value] {
+    package mutating func emit() -> [Slot.Value] {
         var output: [Slot.Value] = []
         output.reserveCapacity(slots.count)
         for index in slots.indices {
@@ -116,7 +116,7 @@ internal struct CombiningSlotArray<Slot: CombiningSlot>: CombiningSlots {
     }
 
     @inlinable
-    mutating func removeAll() {
+    package mutating func removeAll() {
         self = Self(upstreams: slots.count)
     }
 }

@@ -7,55 +7,55 @@
 /// it, and only the drainer (or the canceller, when nobody drains) lets go of it. No lock is held
 /// while calling out.
 @usableFromInline
-internal final class CombiningStorage<Machine: CombiningMachine, Downstream: Subscriber>: Subscription,
+package final class CombiningStorage<Machine: CombiningMachine, Downstream: Subscriber>: Subscription,
     SpecializedControl, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 where Machine.Slots.Output == Downstream.Input {
-    @usableFromInline typealias Slots = Machine.Slots
+    @usableFromInline package typealias Slots = Machine.Slots
 
     /// `request` and `cancel`, specialised (see ``ControlSignal``).
     @usableFromInline
-    internal let control: (AnyObject, ControlSignal) -> Void
+    package let control: (AnyObject, ControlSignal) -> Void
 
     @usableFromInline
-    internal let machine: Locked<Machine>
+    package let machine: Locked<Machine>
 
     /// Touched only by the drainer, or by `cancel` when the machine says nobody drains: the
     /// machine rules out overlapping access, so the dynamic exclusivity check is skipped.
     @usableFromInline
     @exclusivity(unchecked)
-    internal var downstream: Downstream?
+    package var downstream: Downstream?
 
     @inlinable
-    internal init(downstream: Downstream, upstreams: Int) {
+    package init(downstream: Downstream, upstreams: Int) {
         control = CombiningStorage.controlEntry
         self.downstream = downstream
         machine = Locked(Machine(upstreams: upstreams))
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     /// Hands the subscription downstream; the upstreams are subscribed afterwards, so demand
     /// requested from inside `receive(subscription:)` reaches each as it subscribes.
     @inlinable
-    internal func start() {
+    package func start() {
         downstream?.receive(subscription: self)
         perform(machine.withLock { $0.delivered(.none) })
     }
 
     /// Subscribes to upstream number `index`, whose values `put` stores in its slot.
     @inlinable
-    internal func subscribe<Upstream: Publisher>(
+    package func subscribe<Upstream: Publisher>(
         _ upstream: Upstream, at index: Int, into put: @escaping (inout Slots, Upstream.Output) -> Void
     ) where Upstream.Failure == Downstream.Failure {
         upstream.receive(subscriber: CombiningSide(storage: self, index: index, put: put))
     }
 
     @inlinable
-    internal func attach(_ index: Int, _ subscription: any Subscription) {
+    package func attach(_ index: Int, _ subscription: any Subscription) {
         guard let demand = machine.withLock({ $0.attach(index, subscription) }) else {
             subscription.cancel()
             return
@@ -66,7 +66,7 @@ where Machine.Slots.Output == Downstream.Input {
     }
 
     @inlinable
-    internal func receive<Input>(_ index: Int, _ input: Input, _ put: (inout Slots, Input) -> Void)
+    package func receive<Input>(_ index: Int, _ input: Input, _ put: (inout Slots, Input) -> Void)
         -> Subscribers.Demand
     {
         let outcome = machine.withLock { $0.receive(index) { put(&$0, input) } }
@@ -77,28 +77,28 @@ where Machine.Slots.Output == Downstream.Input {
     }
 
     @inlinable
-    internal func complete(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
+    package func complete(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
         perform(machine.withLock { $0.complete(index, completion.eraseError()) })
     }
 
     @inlinable
-    internal func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         control(self, .request(demand))
     }
 
     @inlinable
-    internal func cancel() {
+    package func cancel() {
         control(self, .cancel)
     }
 
     @inlinable
-    internal func requestNow(_ demand: Subscribers.Demand) {
+    package func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(Machine.name) was asked for .none")
         perform(machine.withLock { $0.request(demand) })
     }
 
     @inlinable
-    internal func cancelNow() {
+    package func cancelNow() {
         let (upstreams, release) = machine.withLock { $0.cancel() }
         if release { downstream = nil }
         for subscription in upstreams { subscription.cancel() }
@@ -106,7 +106,7 @@ where Machine.Slots.Output == Downstream.Input {
 
     /// Makes the outcome's calls, then runs the steps as the drainer until the machine goes idle.
     @inlinable
-    internal func perform(_ outcome: consuming CombiningOutcome<Downstream.Input>) {
+    package func perform(_ outcome: consuming CombiningOutcome<Downstream.Input>) {
         while true {
             if outcome.request != nil || outcome.cancel != nil {
                 call(outcome)
@@ -133,7 +133,7 @@ where Machine.Slots.Output == Downstream.Input {
     /// Cancels and asks the upstreams an outcome names, apart from the usual path, which has none.
     @inlinable
     @inline(never)
-    internal func call(_ outcome: borrowing CombiningOutcome<Downstream.Input>) {
+    package func call(_ outcome: borrowing CombiningOutcome<Downstream.Input>) {
         if let cancel = outcome.cancel {
             for subscription in cancel { subscription.cancel() }
         }
@@ -143,55 +143,55 @@ where Machine.Slots.Output == Downstream.Input {
     }
 
     @usableFromInline
-    internal var description: String { "\(Machine.name)" }
+    package var description: String { "\(Machine.name)" }
 
     @usableFromInline
-    internal var customMirror: Mirror {
+    package var customMirror: Mirror {
         let demand = machine.withLock { $0.demand }
         return Mirror(self, children: ["downstreamDemand": demand])
     }
 
     @usableFromInline
-    internal var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }
 
 /// What a zip or combine-latest hands each upstream: a value-type relay that tags signals with
 /// the upstream's position.
 @usableFromInline
-internal struct CombiningSide<Input, Machine: CombiningMachine, Downstream: Subscriber>: Subscriber,
+package struct CombiningSide<Input, Machine: CombiningMachine, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Machine.Slots.Output == Downstream.Input {
-    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline package typealias Failure = Downstream.Failure
 
-    @usableFromInline let storage: CombiningStorage<Machine, Downstream>
-    @usableFromInline let index: Int
+    @usableFromInline package let storage: CombiningStorage<Machine, Downstream>
+    @usableFromInline package let index: Int
     /// Stores a value in this upstream's slot.
-    @usableFromInline let put: (inout Machine.Slots, Input) -> Void
-    @usableFromInline let combineIdentifier = CombineIdentifier()
+    @usableFromInline package let put: (inout Machine.Slots, Input) -> Void
+    @usableFromInline package let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(storage: CombiningStorage<Machine, Downstream>, index: Int, put: @escaping (inout Machine.Slots, Input) -> Void) {
+    package init(storage: CombiningStorage<Machine, Downstream>, index: Int, put: @escaping (inout Machine.Slots, Input) -> Void) {
         self.storage = storage
         self.index = index
         self.put = put
     }
 
     @inlinable
-    func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
         storage.attach(index, subscription)
     }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         storage.receive(index, input, put)
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+    package func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         storage.complete(index, completion)
     }
 
-    @usableFromInline var description: String { "\(Machine.name)" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["index": index]) }
-    @usableFromInline var playgroundDescription: Any { description }
+    @usableFromInline package var description: String { "\(Machine.name)" }
+    @usableFromInline package var customMirror: Mirror { Mirror(self, children: ["index": index]) }
+    @usableFromInline package var playgroundDescription: Any { description }
 }

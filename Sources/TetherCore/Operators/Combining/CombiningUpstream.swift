@@ -6,9 +6,9 @@
 /// The fields are flat for the same reason: reading a field of a struct nested in an array
 /// element copied the whole element.
 @usableFromInline
-internal struct CombiningUpstream {
+package struct CombiningUpstream {
     @usableFromInline
-    internal enum Status {
+    package enum Status {
         case awaitingSubscription
         case active
         /// Completed, or let go of when the stream ended.
@@ -18,7 +18,7 @@ internal struct CombiningUpstream {
         /// once it has ended. Traps when it comes before the subscription. A method of the
         /// status, not of the link, so that asking copies no subscription.
         @inlinable
-        func accepts(value: Bool, in operator: StaticString) -> Bool {
+        package func accepts(value: Bool, in operator: StaticString) -> Bool {
             switch self {
             case .awaitingSubscription:
                 if value {
@@ -36,21 +36,21 @@ internal struct CombiningUpstream {
         }
     }
 
-    @usableFromInline var status = Status.awaitingSubscription
+    @usableFromInline package var status = Status.awaitingSubscription
     /// Held while ``status`` is `active`.
-    @usableFromInline var subscription: (any Subscription)?
+    @usableFromInline package var subscription: (any Subscription)?
     /// How many of its values the slots hold: zip's queue length; for combine-latest, 1 once it
     /// has produced a value. A merge does not count.
-    @usableFromInline var held = 0
+    @usableFromInline package var held = 0
     /// It finished (a zip may still pair its queued values). A merge does not look.
-    @usableFromInline var finished = false
+    @usableFromInline package var finished = false
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// Keeps `subscription`, unless this upstream already has one or has ended.
     @inlinable
-    mutating func attach(_ subscription: any Subscription) -> Bool {
+    package mutating func attach(_ subscription: any Subscription) -> Bool {
         guard case .awaitingSubscription = status else { return false }
         status = .active
         self.subscription = subscription
@@ -60,7 +60,7 @@ internal struct CombiningUpstream {
     /// Ends this upstream: it completed, or the stream is over.
     /// - Returns: Its subscription, if it had one, for the caller to cancel (unless it completed).
     @inlinable
-    mutating func end() -> (any Subscription)? {
+    package mutating func end() -> (any Subscription)? {
         status = .done
         defer { subscription = nil }
         return subscription

@@ -129,11 +129,11 @@ extension Publishers.Print {
             self.downstream = downstream
             self.prefix = prefix.isEmpty ? "" : prefix + ": "
             target = Locked(PrintTarget(stream))
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

@@ -67,11 +67,11 @@ where
         }
         control = FlattenStorage.controlEntry
         super.init(state: FlattenStorageState(machine: Machine(policy: policy), transform: transform, downstream: downstream))
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     /// Runs `body` on the state machine under the lock.

@@ -20,11 +20,11 @@ internal final class MergeStorage<Downstream: Subscriber>: Subscription, CustomS
     internal init(downstream: Downstream, upstreams: Int) {
         self.downstream = downstream
         machine = Locked(MergeMachine(upstreams: upstreams))
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     /// Hands the subscription downstream; the upstreams are subscribed afterwards, as Combine

@@ -148,11 +148,11 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         self.initial = initial
         owned = Owned(downstream: downstream, step: step, failure: failure)
         result = initial
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     @inlinable

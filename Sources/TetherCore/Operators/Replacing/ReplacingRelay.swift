@@ -74,11 +74,11 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
         self.downstream = downstream
         self.output = output
         self.decide = decide
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     @inlinable

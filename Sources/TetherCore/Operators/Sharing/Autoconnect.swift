@@ -170,11 +170,11 @@ internal final class AutoconnectSubscription: Subscription, CustomStringConverti
     internal init(_ upstream: any Subscription, parent detach: @escaping () -> Void) {
         held = Locked(Held(upstream: upstream, detach: detach))
         upstreamDescription = String(describing: upstream)
-        SubscriptionLedger.enter(self)
+        Ledger.enter(self)
     }
 
     deinit {
-        SubscriptionLedger.leave(self)
+        Ledger.leave(self)
     }
 
     @inlinable

@@ -128,11 +128,11 @@ extension Publishers.Multicast {
         @inlinable
         internal init(downstream: Downstream) {
             self.downstream = downstream
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

@@ -103,11 +103,11 @@ extension Publishers.Delay {
             tolerance = publisher.tolerance
             scheduler = publisher.scheduler
             options = publisher.options
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

@@ -74,11 +74,11 @@ extension Publishers.MeasureInterval {
         init(downstream: Downstream, scheduler: Context) {
             self.downstream = downstream
             self.scheduler = scheduler
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

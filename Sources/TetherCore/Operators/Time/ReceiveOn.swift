@@ -76,11 +76,11 @@ extension Publishers.ReceiveOn {
             line = DeliveryLine(downstream: downstream)
             self.scheduler = scheduler
             self.options = options
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

@@ -82,11 +82,11 @@ extension Publishers.SubscribeOn {
             self.downstream = downstream
             self.scheduler = scheduler
             self.options = options
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

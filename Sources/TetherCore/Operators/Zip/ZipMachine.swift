@@ -13,25 +13,25 @@
 /// fails with the first failure. Delivery is serialised by a drain loop: at most one thread, the
 /// drainer, calls the downstream at a time.
 @usableFromInline
-internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
-    @usableFromInline typealias Outcome = CombiningOutcome<Slots.Output>
-    @usableFromInline typealias Step = CombiningStep<Slots.Output>
+package struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
+    @usableFromInline package typealias Outcome = CombiningOutcome<Slots.Output>
+    @usableFromInline package typealias Step = CombiningStep<Slots.Output>
 
     /// "Zip", as its subscriptions describe themselves.
-    @usableFromInline static var name: StaticString { "Zip" }
+    @usableFromInline static package var name: StaticString { "Zip" }
 
-    @usableFromInline var upstreams: [CombiningUpstream]
-    @usableFromInline var live: [any Subscription] = []
-    @usableFromInline var slots: Slots
+    @usableFromInline package var upstreams: [CombiningUpstream]
+    @usableFromInline package var live: [any Subscription] = []
+    @usableFromInline package var slots: Slots
     /// Upstreams with no value waiting: a tuple can be made when there are none.
-    @usableFromInline var empty: Int
-    @usableFromInline var phase = CombiningPhase.running
-    @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var forwarded = Subscribers.Demand.none
-    @usableFromInline var draining = true
+    @usableFromInline package var empty: Int
+    @usableFromInline package var phase = CombiningPhase.running
+    @usableFromInline package var demand = Subscribers.Demand.none
+    @usableFromInline package var forwarded = Subscribers.Demand.none
+    @usableFromInline package var draining = true
 
     @inlinable
-    internal init(upstreams count: Int) {
+    package init(upstreams count: Int) {
         upstreams = Array(repeating: CombiningUpstream(), count: count)
         slots = Slots(upstreams: count)
         empty = count
@@ -39,7 +39,7 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
 
     /// Upstream `index` sent a value.
     @inlinable
-    internal mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Outcome {
+    package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Outcome {
         guard accepts(index, value: true) else { return Outcome() }
         put(&slots)
         upstreams[index].held += 1
@@ -54,7 +54,7 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
 
     /// Upstream `index` completed.
     @inlinable
-    internal mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
+    package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
         guard accepts(index, value: false) else { return Outcome() }
         forget(index)
         upstreams[index].finished = true
@@ -73,7 +73,7 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
 
     /// Decides the completion: no further tuple can be made. Cancels the live upstreams.
     @inlinable
-    mutating func end(_ completion: Subscribers.Completion<any Error>, _ outcome: inout Outcome) {
+    package mutating func end(_ completion: Subscribers.Completion<any Error>, _ outcome: inout Outcome) {
         phase = .completing(completion)
         outcome.cancel = releaseChildren()
         dropValues()
@@ -81,11 +81,11 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
 
     /// Every upstream has a value waiting, and the downstream wants a tuple.
     @inlinable
-    internal var ready: Bool { empty == 0 && demand > 0 }
+    package var ready: Bool { empty == 0 && demand > 0 }
 
     /// The next tuple, if demand allows, else the completion once it is decided.
     @inlinable
-    internal mutating func next(_ outcome: inout Outcome) -> Step {
+    package mutating func next(_ outcome: inout Outcome) -> Step {
         switch phase {
         case .over:
             return .idle
@@ -102,7 +102,7 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
     /// The oldest value of every upstream, as a tuple: the stream is running and a tuple is
     /// ready.
     @inlinable
-    internal mutating func take(_ outcome: inout Outcome) -> Step {
+    package mutating func take(_ outcome: inout Outcome) -> Step {
         demand -= 1
         let tuple = slots.emit()
         var exhausted = false
@@ -121,7 +121,7 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
     }
 
     @inlinable
-    internal mutating func dropValues() {
+    package mutating func dropValues() {
         slots.removeAll()
         for index in upstreams.indices { upstreams[index].held = 0 }
         empty = upstreams.count

@@ -100,11 +100,11 @@ extension Publishers.CollectByTime {
             self.scheduler = scheduler
             self.stride = stride
             self.options = options
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

@@ -93,11 +93,11 @@ extension Publishers.Debounce {
             dueTime = publisher.dueTime
             scheduler = publisher.scheduler
             options = publisher.options
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

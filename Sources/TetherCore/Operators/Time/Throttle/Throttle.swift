@@ -91,11 +91,11 @@ extension Publishers.Throttle {
             line = DeliveryLine(downstream: downstream)
             state = Locked(State(interval: publisher.interval, latest: publisher.latest))
             scheduler = publisher.scheduler
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

@@ -108,11 +108,11 @@ extension Publishers.Timeout {
             scheduler = publisher.scheduler
             options = publisher.options
             customError = publisher.customError
-            SubscriptionLedger.enter(self)
+            Ledger.enter(self)
         }
 
         deinit {
-            SubscriptionLedger.leave(self)
+            Ledger.leave(self)
         }
 
         @inlinable

@@ -1,0 +1,60 @@
+/// Tells interested containers, once, that a subscriber has finished: its upstream completed
+/// or it was cancelled.
+///
+/// This is how a ``CancellableBag`` or a ``Lifetime`` drops the entry of a subscription that
+/// ended on its own: `store(in:)` finds the subscriber behind the ``AnyCancellable`` and, when
+/// it is a ``TerminationReporting`` object, asks to hear of its end. Handlers run after the
+/// subscriber's lock is released, on the thread that ended it.
+@usableFromInline
+package struct TerminationSignal: ~Copyable, Sendable {
+    @usableFromInline
+    internal enum State {
+        case running([() -> Void])
+        case ended
+    }
+
+    @usableFromInline
+    internal let state = Locked(State.running([]))
+
+    @inlinable
+    package init() {}
+
+    /// Marks the end and runs the handlers registered so far; later calls do nothing.
+    @inlinable
+    package func fire() {
+        let handlers = state.withLock { state -> [() -> Void] in
+            defer { state = .ended }
+            if case .running(let handlers) = state { return handlers }
+            return []
+        }
+        for handler in handlers { handler() }
+    }
+
+    /// Registers `handler` to run at the end.
+    /// - Returns: `false`, without keeping the handler, when the end already happened.
+    package func observe(_ handler: @escaping () -> Void) -> Bool {
+        state.withLock { state in
+            guard case .running(var handlers) = state else { return false }
+            handlers.append(handler)
+            state = .running(handlers)
+            return true
+        }
+    }
+}
+
+/// A subscriber that can say when it has finished; see ``TerminationSignal``.
+package protocol TerminationReporting: AnyObject {
+    /// Registers `handler` to run once the subscriber has completed or been cancelled.
+    /// - Returns: `false` when that already happened; the handler is then not kept.
+    func observeTermination(_ handler: @escaping () -> Void) -> Bool
+}
+
+extension AnyCancellable {
+    /// The subscriber this cancellable cancels, when it reports its termination.
+    package var terminationReporter: (any TerminationReporting)? {
+        canceller.withLock { canceller -> (any TerminationReporting)? in
+            guard case .object(let object) = canceller else { return nil }
+            return object as? any TerminationReporting
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import TetherCore
+
+extension Publisher {
+    /// Combines each value of this publisher with the latest value of `other`, through
+    /// `resultSelector`.
+    ///
+    /// A value from this publisher is published, combined with `other`'s latest value, only once
+    /// `other` has produced a value; before that it is dropped (and the demand it used is asked
+    /// for again). `other`'s values alone publish nothing. The publisher finishes when this
+    /// publisher finishes; `other` finishing changes nothing (its latest value stays in use). A
+    /// failure from either publisher is published at once and cancels the other one.
+    ///
+    /// Demand: the downstream's demand goes to this publisher; `other` is asked for `.unlimited`.
+    /// Values are delivered on the thread that delivers this publisher's values; a failure of
+    /// `other` on the thread that delivers it, or, if a value is being delivered at that moment,
+    /// right after it on that value's thread. Cancelling cancels both publishers.
+    /// - Parameters:
+    ///   - other: The publisher whose latest value accompanies each value of this one.
+    ///   - resultSelector: A closure combining a value of this publisher with `other`'s latest.
+    /// - Returns: A publisher of the combined values, failing with this publisher's failure type.
+    @inlinable
+    public func withLatestFrom<Other: Publisher, Result>(
+        _ other: Other, resultSelector: @escaping (Output, Other.Output) -> Result
+    ) -> Publishers.WithLatestFrom<Self, Other, Result> where Other.Failure == Failure {
+        Publishers.WithLatestFrom(upstream: self, other: other, resultSelector: resultSelector)
+    }
+
+    /// Publishes the latest value of `other` each time this publisher produces a value.
+    ///
+    /// The same as ``withLatestFrom(_:resultSelector:)`` with a selector that keeps `other`'s
+    /// value: values of this publisher before `other`'s first value are dropped, the publisher
+    /// finishes when this one does, failures of either are published, and cancelling cancels
+    /// both. Demand goes to this publisher; `other` is asked for `.unlimited`. Values are
+    /// delivered on the thread that delivers this publisher's values.
+    /// - Parameter other: The publisher whose latest value is published.
+    /// - Returns: A publisher of `other`'s values, failing with this publisher's failure type.
+    @inlinable
+    public func withLatestFrom<Other: Publisher>(
+        _ other: Other
+    ) -> Publishers.WithLatestFrom<Self, Other, Other.Output> where Other.Failure == Failure {
+        Publishers.WithLatestFrom(upstream: self, other: other) { _, latest in latest }
+    }
+}
+
+extension Publishers {
+    /// A publisher that combines each upstream value with the latest value of another publisher.
+    ///
+    /// Upstream values arriving before `other` has produced a value are dropped. It finishes when
+    /// the upstream finishes, fails when either publisher fails, and cancels both when cancelled.
+    public struct WithLatestFrom<Upstream: Publisher, Other: Publisher, Output>: Publisher
+    where Upstream.Failure == Other.Failure {
+        /// The kind of errors this publisher might publish: the upstream's (and `other`'s).
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values drive this one.
+        public let upstream: Upstream
+
+        /// The publisher whose latest value accompanies each upstream value.
+        public let other: Other
+
+        /// The closure combining an upstream value with `other`'s latest value.
+        public let resultSelector: (Upstream.Output, Other.Output) -> Output
+
+        /// Creates a publisher combining `upstream`'s values with `other`'s latest.
+        /// - Parameters:
+        ///   - upstream: The publisher whose values drive this one.
+        ///   - other: The publisher whose latest value accompanies each upstream value.
+        ///   - resultSelector: The closure combining the two.
+        @inlinable
+        public init(
+            upstream: Upstream, other: Other, resultSelector: @escaping (Upstream.Output, Other.Output) -> Output
+        ) {
+            self.upstream = upstream
+            self.other = other
+            self.resultSelector = resultSelector
+        }
+
+        /// Hands `subscriber` its subscription, then subscribes to `other` and the upstream.
+        /// - Parameter subscriber: The subscriber to attach.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let inner = Inner(downstream: subscriber, resultSelector: resultSelector)
+            subscriber.receive(subscription: inner)
+            other.receive(subscriber: OtherSide(inner: inner))
+            upstream.receive(subscriber: inner)
+        }
+    }
+}
+
+extension Publishers.WithLatestFrom {
+    /// The subscription: the upstream's subscriber, and (through ``OtherSide``) `other`'s.
+    ///
+    /// Calls into the downstream are never made under the lock. The upstream's values and
+    /// completion are serial by contract; `other`'s failure can arrive on another thread while a
+    /// value is being delivered, so it then waits (`pendingFailure`) for that delivery to end
+    /// and is delivered right after it, by that thread.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+        @unchecked Sendable
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Upstream.Output
+
+        @usableFromInline
+        internal struct State {
+            /// `nil` once finished, failed or cancelled.
+            @usableFromInline var downstream: Downstream?
+            @usableFromInline var upstream: (any Subscription)?
+            @usableFromInline var other: (any Subscription)?
+            @usableFromInline var latest: Other.Output?
+            /// Asked for before the upstream's subscription arrived.
+            @usableFromInline var pendingDemand = Subscribers.Demand.none
+            /// Upstream values being delivered (more than one only if an upstream recurses).
+            @usableFromInline var delivering = 0
+            @usableFromInline var pendingFailure: Failure?
+
+            @inlinable
+            init(downstream: Downstream) { self.downstream = downstream }
+
+            /// Ends the stream: everything to cancel and complete, released outside the lock.
+            @inlinable
+            mutating func terminate() -> (Downstream?, (any Subscription)?, (any Subscription)?) {
+                defer {
+                    downstream = nil
+                    upstream = nil
+                    other = nil
+                    latest = nil
+                    pendingFailure = nil
+                }
+                return (downstream, upstream, other)
+            }
+        }
+
+        @usableFromInline
+        internal let state: Locked<State>
+
+        @usableFromInline
+        internal let resultSelector: (Upstream.Output, Other.Output) -> Output
+
+        @inlinable
+        internal init(downstream: Downstream, resultSelector: @escaping (Upstream.Output, Other.Output) -> Output) {
+            state = Locked(State(downstream: downstream))
+            self.resultSelector = resultSelector
+            Ledger.enter(self)
+        }
+
+        deinit {
+            Ledger.leave(self)
+        }
+
+        @inlinable
+        internal func receive(subscription: any Subscription) {
+            let demand = state.withLock { state -> Subscribers.Demand? in
+                guard state.downstream != nil, state.upstream == nil else { return nil }
+                state.upstream = subscription
+                defer { state.pendingDemand = .none }
+                return state.pendingDemand
+            }
+            guard let demand else {
+                subscription.cancel()
+                return
+            }
+            if demand > 0 {
+                subscription.request(demand)
+            }
+        }
+
+        @inlinable
+        internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let taken = state.withLock { state -> (Downstream, Other.Output)?? in
+                guard let downstream = state.downstream else { return .some(nil) }
+                guard let latest = state.latest else { return nil }
+                state.delivering += 1
+                return (downstream, latest)
+            }
+            guard let taken else { return .max(1) }
+            guard let (downstream, latest) = taken else { return .none }
+            let demand = downstream.receive(resultSelector(input, latest))
+            let failing = state.withLock { state -> (Failure, (any Subscription)?, (any Subscription)?)? in
+                state.delivering -= 1
+                guard state.delivering == 0, let failure = state.pendingFailure else { return nil }
+                let (_, upstream, other) = state.terminate()
+                return (failure, upstream, other)
+            }
+            guard let (failure, upstream, other) = failing else { return demand }
+            upstream?.cancel()
+            other?.cancel()
+            downstream.receive(completion: .failure(failure))
+            return .none
+        }
+
+        @inlinable
+        internal func receive(completion: Subscribers.Completion<Failure>) {
+            let (downstream, _, other) = state.withLock { $0.terminate() }
+            other?.cancel()
+            downstream?.receive(completion: completion)
+        }
+
+        @inlinable
+        internal func receiveOther(subscription: any Subscription) {
+            let accepted = state.withLock { state -> Bool in
+                guard state.downstream != nil, state.other == nil else { return false }
+                state.other = subscription
+                return true
+            }
+            if accepted {
+                subscription.request(.unlimited)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        @inlinable
+        internal func receiveOther(_ input: Other.Output) {
+            state.withLock { state in
+                guard state.downstream != nil else { return }
+                state.latest = input
+            }
+        }
+
+        @inlinable
+        internal func receiveOther(completion: Subscribers.Completion<Failure>) {
+            guard case .failure(let failure) = completion else {
+                state.withLock { $0.other = nil }
+                return
+            }
+            let ended = state.withLock { state -> (Downstream?, (any Subscription)?)? in
+                guard state.downstream != nil, state.pendingFailure == nil else { return nil }
+                guard state.delivering == 0 else {
+                    state.pendingFailure = failure
+                    return nil
+                }
+                let (downstream, upstream, _) = state.terminate()
+                return (downstream, upstream)
+            }
+            guard let (downstream, upstream) = ended else { return }
+            upstream?.cancel()
+            downstream?.receive(completion: .failure(failure))
+        }
+
+        @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: WithLatestFrom was asked for .none")
+            let upstream = state.withLock { state -> (any Subscription)? in
+                guard state.downstream != nil else { return nil }
+                guard let upstream = state.upstream else {
+                    state.pendingDemand += demand
+                    return nil
+                }
+                return upstream
+            }
+            upstream?.request(demand)
+        }
+
+        @inlinable
+        internal func cancel() {
+            let (_, upstream, other) = state.withLock { $0.terminate() }
+            upstream?.cancel()
+            other?.cancel()
+        }
+
+        @usableFromInline
+        internal var description: String { "WithLatestFrom" }
+
+        @usableFromInline
+        internal var customMirror: Mirror {
+            let latest = state.withLock { $0.latest }
+            return Mirror(self, children: ["latest": latest as Any])
+        }
+
+        @usableFromInline
+        internal var playgroundDescription: Any { description }
+    }
+
+    /// `other`'s subscriber: a value type forwarding to the subscription.
+    @usableFromInline
+    internal struct OtherSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline typealias Input = Other.Output
+
+        @usableFromInline let inner: Inner<Downstream>
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(inner: Inner<Downstream>) { self.inner = inner }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            inner.receiveOther(subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Other.Output) -> Subscribers.Demand {
+            inner.receiveOther(input)
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            inner.receiveOther(completion: completion)
+        }
+
+        @usableFromInline var description: String { "WithLatestFrom" }
+    }
+}
