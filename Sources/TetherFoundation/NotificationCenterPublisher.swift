@@ -57,6 +57,18 @@ extension NotificationCenter {
     }
 }
 
+extension NotificationCenter.Publisher: Equatable {
+    /// Returns whether two publishers observe the same center, for the same name and the same
+    /// object (centers and objects compare by identity).
+    /// - Parameters:
+    ///   - lhs: A notification center publisher to compare.
+    ///   - rhs: Another notification center publisher to compare.
+    /// - Returns: `true` if the publishers have the same `center`, `name` and `object`.
+    public static func == (lhs: NotificationCenter.Publisher, rhs: NotificationCenter.Publisher) -> Bool {
+        lhs.center === rhs.center && lhs.name == rhs.name && lhs.object === rhs.object
+    }
+}
+
 /// A notification subscription, seen from its observer block, whatever its subscriber's type.
 private protocol NotificationReceiver: AnyObject, Sendable {
     func receive(_ notification: Notification)

@@ -27,3 +27,42 @@ extension Subscribers.Completion {
         }
     }
 }
+
+extension Subscribers.Completion {
+    /// The keys of Combine's coded form: `success` (a Boolean) and, for a failure, `error`.
+    @usableFromInline
+    internal enum CodingKeys: String, CodingKey {
+        case success
+        case error
+    }
+}
+
+extension Subscribers.Completion: Encodable where Failure: Encodable {
+    /// Encodes the completion as Combine does: `{"success": true}` when finished, and
+    /// `{"success": false, "error": …}` for a failure.
+    /// - Parameter encoder: The encoder to write to.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .finished:
+            try container.encode(true, forKey: .success)
+        case .failure(let error):
+            try container.encode(false, forKey: .success)
+            try container.encode(error, forKey: .error)
+        }
+    }
+}
+
+extension Subscribers.Completion: Decodable where Failure: Decodable {
+    /// Decodes a completion from Combine's coded form; an `error` next to `"success": true` is
+    /// ignored, and a failure without one throws `DecodingError.keyNotFound`.
+    /// - Parameter decoder: The decoder to read from.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if try container.decode(Bool.self, forKey: .success) {
+            self = .finished
+        } else {
+            self = .failure(try container.decode(Failure.self, forKey: .error))
+        }
+    }
+}

@@ -3,8 +3,9 @@ extension Subscribers {
     /// subscription.
     ///
     /// Arithmetic follows Combine: adding to or multiplying `.unlimited` stays `.unlimited`, a
-    /// finite result too large for `Int` becomes `.unlimited`, and subtraction never goes below
-    /// `.none` (subtracting from `.unlimited` leaves it `.unlimited`).
+    /// sum or product too large for `Int` becomes `.unlimited`, and subtraction never goes below
+    /// `.none` (subtracting from `.unlimited` leaves it `.unlimited`; subtracting a negative
+    /// integer past `Int.max` gives `.none`).
     @frozen
     public struct Demand: Equatable, Comparable, Hashable, Codable, Sendable,
         CustomStringConvertible
@@ -61,7 +62,10 @@ extension Subscribers {
         /// sum exceeds `Int.max`.
         @inlinable
         public static func + (lhs: Demand, rhs: Demand) -> Demand {
-            Demand(rawValue: lhs.rawValue &+ rhs.rawValue)
+            // Two finite demands sum to at most `2 * Int.max`, which `UInt` holds (the
+            // initialiser clamps it to `.unlimited`); only an `.unlimited` side can overflow.
+            let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
+            return overflow ? .unlimited : Demand(rawValue: sum)
         }
 
         /// Adds two demands, and assigns the result to the first demand.
@@ -70,11 +74,16 @@ extension Subscribers {
             lhs = lhs + rhs
         }
 
-        /// Returns the result of adding an integer to a demand; a negative integer subtracts.
+        /// Returns the result of adding an integer to a demand.
+        ///
+        /// `.unlimited` stays `.unlimited`; a sum beyond `Int.max` becomes `.unlimited`; a
+        /// negative integer subtracts, never below `.none`.
         @inlinable
         public static func + (lhs: Demand, rhs: Int) -> Demand {
-            if lhs.isUnlimited { return lhs }
-            return rhs < 0 ? lhs - Demand(rawValue: rhs.magnitude) : lhs + Demand(rawValue: UInt(rhs))
+            guard let count = lhs.max else { return lhs }
+            let (sum, overflow) = count.addingReportingOverflow(rhs)
+            if overflow { return .unlimited }
+            return sum < 0 ? .none : Demand(rawValue: UInt(sum))
         }
 
         /// Adds an integer to a demand, and assigns the result to the demand.
@@ -101,11 +110,16 @@ extension Subscribers {
             lhs = lhs - rhs
         }
 
-        /// Returns the result of subtracting an integer from a demand, never below `.none`.
+        /// Returns the result of subtracting an integer from a demand.
+        ///
+        /// `.unlimited` stays `.unlimited`; a finite result is never below `.none`. A negative
+        /// integer adds, but a difference beyond `Int.max` gives `.none`, as in Combine
+        /// (`.max(Int.max) - (-1) == .none`), not `.unlimited`.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
-            if lhs.isUnlimited { return lhs }
-            return rhs < 0 ? lhs + Demand(rawValue: rhs.magnitude) : lhs - Demand(rawValue: UInt(rhs))
+            guard let count = lhs.max else { return lhs }
+            let (difference, overflow) = count.subtractingReportingOverflow(rhs)
+            return overflow || difference < 0 ? .none : Demand(rawValue: UInt(difference))
         }
 
         /// Subtracts an integer from a demand, and assigns the result to the demand.

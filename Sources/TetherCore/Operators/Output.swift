@@ -126,12 +126,15 @@ extension Just {
         return Optional<Output>.Publisher(index == 0 ? output : nil)
     }
 
-    /// Publishes the output if `range` contains index zero, decided right away.
+    /// Publishes the output if `range` starts at index zero, decided right away.
+    ///
+    /// As in Combine, an empty range that starts at zero (`0..<0`) still publishes the output,
+    /// and a range that starts below zero publishes nothing rather than trapping.
     /// - Parameter range: A range that indicates which elements to publish.
     /// - Returns: An `Optional.Publisher` of the output, or of `nil`.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        Optional<Output>.Publisher(range.contains(0) ? output : nil)
+        Optional<Output>.Publisher(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
     }
 }
 
@@ -146,10 +149,16 @@ extension Optional.Publisher {
     }
 
     /// Publishes the output, if any, when `range` contains index zero, decided right away.
+    ///
+    /// Traps, as Combine does, when the range starts below zero or ends at `Int.max - 1` or
+    /// later.
     /// - Parameter range: A range that indicates which elements to publish.
     /// - Returns: An `Optional.Publisher` of the output, or of `nil`.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Wrapped>.Publisher where R.Bound == Int {
-        Optional<Wrapped>.Publisher(range.contains(0) ? output : nil)
+        let indexes = range.relative(to: 0..<Int.max)
+        precondition(indexes.lowerBound >= 0, "output(in:) needs a range of non-negative indexes, got \(indexes)")
+        precondition(indexes.upperBound < Int.max - 1, "output(in:) needs a range that ends before Int.max - 1")
+        return Optional<Wrapped>.Publisher(indexes.contains(0) ? output : nil)
     }
 }

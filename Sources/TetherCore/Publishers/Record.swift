@@ -250,24 +250,13 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
         case completion
     }
 
-    /// The completion is stored as `{"success": true}` or `{"success": false, "error": …}`.
-    private enum CompletionKeys: String, CodingKey {
-        case success
-        case error
-    }
-
     /// Decodes a complete recording: its outputs and its completion.
     /// - Parameter decoder: The decoder to read from.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let output = try container.decode([Output].self, forKey: .output)
-        let completion = try container.nestedContainer(keyedBy: CompletionKeys.self, forKey: .completion)
-        if try completion.decode(Bool.self, forKey: .success) {
-            self.init(output: output, completion: .finished)
-        } else {
-            let error = try completion.decode(Failure.self, forKey: .error)
-            self.init(output: output, completion: .failure(error))
-        }
+        let completion = try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion)
+        self.init(output: output, completion: completion)
     }
 
     /// Encodes the recording's outputs and completion.
@@ -275,14 +264,9 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(output, forKey: .output)
-        var nested = container.nestedContainer(keyedBy: CompletionKeys.self, forKey: .completion)
-        switch completion {
-        case .finished:
-            try nested.encode(true, forKey: .success)
-        case .failure(let error):
-            try nested.encode(false, forKey: .success)
-            try nested.encode(error, forKey: .error)
-        }
+        // Combine's coded form of a completion: `{"success": true}` or
+        // `{"success": false, "error": …}`.
+        try container.encode(completion, forKey: .completion)
     }
 
     /// Encodes the recording; the same as ``encode(to:)``, under the name Combine also offers.
