@@ -124,6 +124,50 @@ def yes_no(ok):
     return "yes" if ok else "**no**"
 
 
+def contention_table(directory):
+    """Prints the contention probes' figures (median over runs); returns the targets missed."""
+    path = Path(directory) / "contention.tsv"
+    if not path.exists():
+        return 0
+    figures = {}
+    for line in path.read_text().splitlines():
+        fields = line.split("\t")
+        if len(fields) == 5 and fields[0] == "contention":
+            figures.setdefault((fields[2], fields[3]), {}).setdefault(fields[1], []).append(float(fields[4]))
+    print()
+    print("| Contention (median of runs) | Tether | OC | OC / Tether | Target met |")
+    print("|---|---:|---:|---:|---|")
+    misses = 0
+    for (scenario, metric), libraries in figures.items():
+        if metric == "delivered":
+            continue
+        tether = statistics.median(libraries["Tether"]) if "Tether" in libraries else None
+        opencombine = statistics.median(libraries["OpenCombine"]) if "OpenCombine" in libraries else None
+        ratio = opencombine / tether if tether and opencombine else None
+        met = ""
+        if metric == "seconds" and not scenario.startswith("pipeline") and tether and opencombine:
+            met = f"as fast as OC: {yes_no(tether <= opencombine)}"
+        elif metric == "longest send ms" and "5 µs" in scenario and tether and opencombine:
+            met = f"within 2x OC: {yes_no(tether <= 2 * opencombine)}"
+        elif metric == "RSS growth MB" and tether is not None:
+            met = f"≤8 MB: {yes_no(tether <= 8)}"
+        misses += "**no**" in met
+        t_text = f"{tether:.3f}" if tether is not None else "—"
+        o_text = f"{opencombine:.3f}" if opencombine is not None else "—"
+        print(f"| {scenario}, {metric} | {t_text} | {o_text} | {fmt_ratio(ratio)} | {met} |")
+    pipelines = sorted(
+        (int(scenario.split()[1]), statistics.median(libraries["Tether"]))
+        for (scenario, metric), libraries in figures.items()
+        if scenario.startswith("pipeline") and metric == "seconds" and "Tether" in libraries)
+    if len(pipelines) == 2:
+        (small, small_s), (large, large_s) = pipelines
+        linear = large_s <= 5 * small_s * (large / small) / 4
+        misses += not linear
+        print(f"| pipeline, {large // small}x the values | {large_s / small_s:.2f}x the time | | "
+              f"| linear (≤{5 * large // small // 4}x): {yes_no(linear)} |")
+    return misses
+
+
 def main(directory):
     results = load(directory)
     memory = {}
@@ -188,6 +232,8 @@ def main(directory):
         met = f"≤{BYTES_TARGET} B: {yes_no(t_bytes is not None and t_bytes <= BYTES_TARGET)}"
         misses += "**no**" in met
         print(f"| bytes per live subject.sink | {t_bytes:.1f} | {o_bytes:.1f} | {fmt_ratio(ratio)} | {met} |")
+
+    misses += contention_table(directory)
 
     print()
     print(f"Targets missed: {misses}")

@@ -21,6 +21,17 @@ bin=$(swift build -c release --show-bin-path)
 "$bin/MemoryTether" 10000 >>"$results/memory.tsv"
 "$bin/MemoryOpenCombine" 10000 >>"$results/memory.tsv"
 
+# Contention: several threads at one subject, @Published, and a bounded pipeline. Each library's
+# probe runs BENCHMARK_RUNS times, interleaved, and the table takes each figure's median.
+echo "== Building the contention probes (release)" >&2
+swift build -c release --product ContentionTether >&2
+swift build -c release --product ContentionOpenCombine >&2
+for run in $(seq 1 "${BENCHMARK_RUNS:-3}"); do
+    echo "== Contention probes, run $run" >&2
+    "$bin/ContentionTether" "${CONTENTION_SCALE:-1}" >>"$results/contention.tsv"
+    "$bin/ContentionOpenCombine" "${CONTENTION_SCALE:-1}" >>"$results/contention.tsv"
+done
+
 # This machine is shared: for whole seconds at a time everything runs up to 1.7x slower, so one
 # run's median for a scenario can land in such a spell. The table takes the median of several
 # runs' medians (BENCHMARK_RUNS, 3 by default).

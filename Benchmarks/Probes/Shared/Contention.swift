@@ -10,8 +10,8 @@
 import Tether
 let library = "Tether"
 #elseif OPENCOMBINE
-import OpenCombine
-import OpenCombineDispatch
+@preconcurrency import OpenCombine
+@preconcurrency import OpenCombineDispatch
 let library = "OpenCombine"
 #else
 #error("Build this file with TETHER or OPENCOMBINE defined")
