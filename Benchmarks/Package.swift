@@ -23,6 +23,7 @@ if tetherHas("Publishers/Just.swift") {
 let tetherPackage = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
     .lastPathComponent.lowercased()
 let tether: Target.Dependency = .product(name: "Tether", package: tetherPackage)
+let tetherExtras: Target.Dependency = .product(name: "TetherExtras", package: tetherPackage)
 
 let benchmarkPlugin: [Target.PluginUsage] = [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
 
@@ -41,6 +42,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 tether,
+                tetherExtras,
             ],
             path: "Benchmarks/TetherBench",
             swiftSettings: [.define("TETHER")] + scenarioConditions,

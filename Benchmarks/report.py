@@ -50,6 +50,17 @@ SCENARIOS = [
     ("AsyncSequence.publisher, 100k elements", "async"),
     ("asyncMap(maxConcurrent: 1), 1000 values", "async"),
     ("asyncMap(maxConcurrent: 4), 1000 values", "async"),
+    ("App: subject, 12 stages, erased, send", "app"),
+    ("App: subject, 1 stage, erased, send", "app"),
+    ("App: subject, 12 stages, not erased, send", "app"),
+    ("App: subject, 12 stages each erased, send", "app"),
+    ("App: Sequence, 12 stages, erased, per element", "app"),
+    ("App: zip of two erased subjects, send pair", "app"),
+    ("App: erased subject, flatMap to erased Just, send", "app"),
+    ("App: 12 erased stages, subscribe+cancel in a Set", "app"),
+    ("App: @Published.map.removeDuplicates, erased, set", "app"),
+    ("App: 7 erased combineLatest levels, send", "app"),
+    ("App: 1 erased combineLatest level, send", "app"),
     ("5x flatMapLatest { Just }, per element", "beyond"),
     ("5x concatMap { Just }, per element", "beyond"),
     ("5x flatMapFirst { Just }, per element", "beyond"),
@@ -122,6 +133,37 @@ def fmt_allocs(entry):
 
 def yes_no(ok):
     return "yes" if ok else "**no**"
+
+
+def app_ratios(results):
+    """Prints how erasure and depth scale in the application-shaped scenarios; returns misses."""
+    def tether(name):
+        return median_per_op(results.get(("TetherBench", name)), "wallClock")
+
+    checks = [
+        ("12 erased stages / 12 stages not erased", "App: subject, 12 stages, erased, send",
+         "App: subject, 12 stages, not erased, send", 2.0),
+        ("12 stages each erased / 12 stages not erased", "App: subject, 12 stages each erased, send",
+         "App: subject, 12 stages, not erased, send", 2.0),
+        ("12 erased stages / 1 erased stage", "App: subject, 12 stages, erased, send",
+         "App: subject, 1 stage, erased, send", 13.0),
+        ("7 erased combineLatest levels / 1 level", "App: 7 erased combineLatest levels, send",
+         "App: 1 erased combineLatest level, send", 8.0),
+    ]
+    rows = [(label, tether(a), tether(b), limit) for label, a, b, limit in checks]
+    if not any(a and b for _, a, b, _ in rows):
+        return 0
+    print()
+    print("| Application shapes, Tether | Ratio | Target met |")
+    print("|---|---:|---|")
+    misses = 0
+    for label, a, b, limit in rows:
+        if not (a and b):
+            continue
+        met = f"≤{limit:g}x: {yes_no(a / b <= limit)}"
+        misses += "**no**" in met
+        print(f"| {label} | {a / b:.2f}x | {met} |")
+    return misses
 
 
 def contention_table(directory):
@@ -233,6 +275,7 @@ def main(directory):
         misses += "**no**" in met
         print(f"| bytes per live subject.sink | {t_bytes:.1f} | {o_bytes:.1f} | {fmt_ratio(ratio)} | {met} |")
 
+    misses += app_ratios(results)
     misses += contention_table(directory)
 
     print()

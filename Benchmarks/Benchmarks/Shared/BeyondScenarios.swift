@@ -4,6 +4,7 @@
 
 #if TETHER
 import Tether
+import TetherExtras
 import Benchmark
 
 func registerBeyondScenarios() {

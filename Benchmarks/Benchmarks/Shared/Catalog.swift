@@ -83,6 +83,23 @@ enum Catalog {
     static let asyncMapOne = Scenario(name: "asyncMap(maxConcurrent: 1), 1000 values", operations: 1_000)
     static let asyncMapFour = Scenario(name: "asyncMap(maxConcurrent: 4), 1000 values", operations: 1_000)
 
+    // Application-shaped: erased at API boundaries, subject and @Published sources, deep chains.
+    static let appErased12 = Scenario(name: "App: subject, 12 stages, erased, send", operations: 1_000)
+    static let appErased1 = Scenario(name: "App: subject, 1 stage, erased, send", operations: 1_000)
+    static let appPlain12 = Scenario(name: "App: subject, 12 stages, not erased, send", operations: 1_000)
+    static let appErasedEveryStage = Scenario(
+        name: "App: subject, 12 stages each erased, send", operations: 1_000)
+    static let appSequenceErased12 = Scenario(
+        name: "App: Sequence, 12 stages, erased, per element", operations: 1_000)
+    static let appZipErased = Scenario(name: "App: zip of two erased subjects, send pair", operations: 1_000)
+    static let appFlatMapErased = Scenario(
+        name: "App: erased subject, flatMap to erased Just, send", operations: 1_000)
+    static let appSubscribeCancelErased12 = Scenario(
+        name: "App: 12 erased stages, subscribe+cancel in a Set", operations: 1_000)
+    static let appPublished = Scenario(name: "App: @Published.map.removeDuplicates, erased, set", operations: 1_000)
+    static let appCombineLatest7 = Scenario(name: "App: 7 erased combineLatest levels, send", operations: 1_000)
+    static let appCombineLatest1 = Scenario(name: "App: 1 erased combineLatest level, send", operations: 1_000)
+
     // Beyond Combine: Tether's own operators (no peer has them).
     static let flatMapLatestPumping = Scenario(name: "5x flatMapLatest { Just }, per element", operations: 1_000)
     static let concatMapPumping = Scenario(name: "5x concatMap { Just }, per element", operations: 1_000)

@@ -265,6 +265,7 @@ let benchmarks: @Sendable () -> Void = {
     #endif
 
     registerTimeAndAsyncScenarios()
+    registerAppScenarios()
 }
 
 

@@ -3,6 +3,7 @@
 
 #if TETHER
 import Tether
+import TetherExtras
 #elseif OPENCOMBINE
 import OpenCombine
 import OpenCombineDispatch

@@ -1,0 +1,258 @@
+// Application-shaped scenarios: the shapes application code has, not whole chains the optimiser
+// sees at once. Publishers are erased to `AnyPublisher` where an API boundary would erase them
+// (returned from functions and protocol requirements the caller sees only as `AnyPublisher`),
+// sources are subjects and `@Published`, chains are a dozen stages deep, and inner publishers are
+// erased. Each erasing function is `@inline(never)`, as a function in another file or module of
+// an application would be to its caller.
+//
+// TetherBench and OpenCombineBench both hold this file; the `TETHER` / `OPENCOMBINE` condition
+// picks the `import`. Scenarios with operators OpenCombine lacks (`combineLatest`) compile for
+// Tether only.
+
+#if TETHER
+import Tether
+#elseif OPENCOMBINE
+import OpenCombine
+#endif
+import Benchmark
+
+// MARK: - The API boundaries
+
+/// The stages' closures, typed once (a literal chain of a dozen inferred closures is more than the
+/// type checker will take).
+enum Stage {
+    static let up: @Sendable (Int) -> Int = { $0 &+ 1 }
+    static let down: @Sendable (Int) -> Int = { $0 &- 1 }
+    static let keep: @Sendable (Int) -> Bool = { $0 >= 0 }
+    static let all: @Sendable (Int) -> Bool = { _ in true }
+}
+
+/// Something a screen's model depends on, seen only as a protocol: its publisher is erased.
+protocol Feed {
+    var values: AnyPublisher<Int, Never> { get }
+}
+
+final class SubjectFeed: Feed {
+    let subject = PassthroughSubject<Int, Never>()
+    var values: AnyPublisher<Int, Never> { subject.eraseToAnyPublisher() }
+}
+
+/// `stages` map/filter stages on an erased input, erased again: a view model's derived stream.
+@inline(never)
+func derived(_ input: AnyPublisher<Int, Never>, stages: Int) -> AnyPublisher<Int, Never> {
+    switch stages {
+    case 1:
+        return input.map(Stage.up).eraseToAnyPublisher()
+    case 12:
+        return input
+            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+            .eraseToAnyPublisher()
+    default:
+        preconditionFailure("stages: 1 or 12")
+    }
+}
+
+/// The same twelve stages with an erasure after each: every stage behind its own API boundary.
+@inline(never)
+func erasedEveryStage(_ input: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
+    var publisher = input
+    for stage in 0..<12 {
+        publisher =
+            stage.isMultiple(of: 2)
+            ? publisher.map(Stage.up).eraseToAnyPublisher()
+            : publisher.filter(Stage.keep).eraseToAnyPublisher()
+    }
+    return publisher
+}
+
+/// An erased search: each query becomes an erased inner publisher.
+@inline(never)
+func lookup(_ query: Int) -> AnyPublisher<Int, Never> {
+    Just(query &* 2).eraseToAnyPublisher()
+}
+
+@inline(never)
+func results(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
+    queries.flatMap { lookup($0) }.eraseToAnyPublisher()
+}
+
+@inline(never)
+func pairs(_ a: AnyPublisher<Int, Never>, _ b: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
+    a.zip(b).map { $0 &+ $1 }.eraseToAnyPublisher()
+}
+
+final class Settings {
+    @Published var level = 0
+}
+
+@inline(never)
+func levelChanges(_ settings: Settings) -> AnyPublisher<Int, Never> {
+    settings.$level.map { $0 / 2 }.removeDuplicates().eraseToAnyPublisher()
+}
+
+#if TETHER
+/// `levels` nested `combineLatest`s, each erased: a form whose every field is derived from the
+/// previous one and a setting of its own (which does not change while values are sent).
+@inline(never)
+func nestedCombineLatest(_ source: AnyPublisher<Int, Never>, levels: Int) -> AnyPublisher<Int, Never> {
+    var publisher = source
+    for level in 0..<levels {
+        let setting = CurrentValueSubject<Int, Never>(level).eraseToAnyPublisher()
+        publisher = publisher.combineLatest(setting).map { $0 &+ $1 }.eraseToAnyPublisher()
+    }
+    return publisher
+}
+#endif
+
+// MARK: - The scenarios
+
+func registerAppScenarios() {
+    // A subject behind a protocol, twelve stages, erased: per send.
+    Catalog.appErased12.register { benchmark in
+        let feed: any Feed = SubjectFeed()
+        let tally = Tally()
+        let cancellable = derived(feed.values, stages: 12).sink { tally.sum &+= $0 }
+        let subject = (feed as! SubjectFeed).subject
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // The same with one stage: twelve stages should cost about twelve times this.
+    Catalog.appErased1.register { benchmark in
+        let feed: any Feed = SubjectFeed()
+        let tally = Tally()
+        let cancellable = derived(feed.values, stages: 1).sink { tally.sum &+= $0 }
+        let subject = (feed as! SubjectFeed).subject
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // The twelve stages written inline, nothing erased: what erasure is compared with.
+    Catalog.appPlain12.register { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let cancellable = subject
+            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+            .sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // Every one of the twelve stages behind its own erasure: per send.
+    Catalog.appErasedEveryStage.register { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let cancellable = erasedEveryStage(subject.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // Twelve erased stages over a Sequence publisher: per element, subscription included.
+    Catalog.appSequenceErased12.register { benchmark in
+        let tally = Tally()
+        let source = benchmark.scaledIterations.publisher.eraseToAnyPublisher()
+        let cancellable = derived(source, stages: 12).sink { tally.sum &+= $0 }
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // Two erased subjects zipped, mapped, erased: per pair sent.
+    Catalog.appZipErased.register { benchmark in
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let cancellable = pairs(a.eraseToAnyPublisher(), b.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            a.send(value)
+            b.send(value)
+        }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // An erased subject flat-mapped to erased inner publishers, erased: per send.
+    Catalog.appFlatMapErased.register { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let cancellable = results(for: subject.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // Subscribing to an erased twelve-stage chain, kept in a Set<AnyCancellable>, then
+    // cancelling it: per subscribe and cancel.
+    Catalog.appSubscribeCancelErased12.register { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let chain = derived(subject.eraseToAnyPublisher(), stages: 12)
+        let tally = Tally()
+        var cancellables = Set<AnyCancellable>()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            chain.sink { tally.sum &+= $0 }.store(in: &cancellables)
+            cancellables.removeAll()
+        }
+        benchmark.stopMeasurement()
+        blackHole(tally.sum)
+    }
+
+    // A @Published property through map and removeDuplicates, erased: per change.
+    Catalog.appPublished.register { benchmark in
+        let settings = Settings()
+        let tally = Tally()
+        let cancellable = levelChanges(settings).sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { settings.level = value }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    #if TETHER
+    // Seven nested combineLatest levels, each erased: per send of the shared source.
+    Catalog.appCombineLatest7.register { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let cancellable = nestedCombineLatest(subject.eraseToAnyPublisher(), levels: 7)
+            .sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // One erased combineLatest level: seven should cost about seven times this.
+    Catalog.appCombineLatest1.register { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let cancellable = nestedCombineLatest(subject.eraseToAnyPublisher(), levels: 1)
+            .sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+    #endif
+}
