@@ -534,10 +534,11 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.MeasureInterval", elements: 5, options: .tether()) {
                 (0..<5).publisher.measureInterval(using: immediate)
             },
-            .driven("Publishers.Debounce", elements: 5, options: .tether(multicast: true)) {
+            // Debounce and throttle ignore request(.none), as Combine's do.
+            .driven("Publishers.Debounce", elements: 5, options: .ignoringZeroDemand) {
                 wrapped(passthroughUnderTest()) { $0.debounce(for: 1, scheduler: immediate) }
             },
-            .driven("Publishers.Throttle", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.Throttle", elements: 5, options: .ignoringZeroDemand) {
                 wrapped(passthroughUnderTest()) { $0.throttle(for: 1, scheduler: immediate, latest: true) }
             },
             .cold("Publishers.CollectByTime", elements: 3, options: .tether()) {
@@ -817,6 +818,11 @@ final class ConformanceTableTests: TetherTestCase {
 extension PublisherConformance.Options {
     /// Tether's promises for publishers that deliver from tasks: thread-safe requests, a trap on
     /// `request(.none)`, and signals that stop soon (not at once) after `cancel()`.
+    /// Tether's options for a multicast stream whose operator ignores `request(.none)`.
+    static var ignoringZeroDemand: Self {
+        Self(zeroDemand: .ignored, multicast: true, concurrentSignals: true, cancellation: .immediate)
+    }
+
     static var tetherAsync: Self {
         Self(zeroDemand: .traps, concurrentSignals: true, cancellation: .eventual, quietPeriod: 0.05)
     }

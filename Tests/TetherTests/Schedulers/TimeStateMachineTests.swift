@@ -4,74 +4,97 @@ import XCTest
 
 /// The time operators' state machines, driven directly: no threads, no schedulers.
 final class TimeStateMachineTests: TetherTestCase {
-    func testDebounceStateOnlyTheCurrentPeriodFires() {
+    func testDebounceStateOnlyTheLatestValuesTimerDeliversAndOnlyOnce() {
         var state = DebounceState<Int>()
+        XCTAssertTrue(state.subscribe(RecordingSubscription()))
         state.request(.max(1))
-        let first = state.receive(1)
-        let second = state.receive(2)
-        XCTAssertNil(state.fire(first!))
-        XCTAssertEqual(state.fire(second!), 2)
-        XCTAssertNil(state.fire(second!))
-        let third = state.receive(3)
-        XCTAssertNil(state.fire(third!), "no demand left: the value is dropped")
-        XCTAssertNil(state.pending)
+        let first = state.receive(1)!.generation
+        let second = state.receive(2)!.generation
+        guard case .ignore = state.fire(first) else { return XCTFail("an overtaken timer does nothing") }
+        guard case .due(2?, _) = state.fire(second) else { return XCTFail("the latest value goes out") }
+        guard case .ignore = state.fire(second) else { return XCTFail("a repeating timer delivers once") }
+        let third = state.receive(3)!.generation
+        guard case .due(nil, _) = state.fire(third) else { return XCTFail("no demand left: the value is dropped") }
+        XCTAssertEqual(state.current, 3, "Combine keeps the latest value")
     }
 
-    func testDebounceStateEndDropsThePendingValueAndSilencesTimers() {
+    func testDebounceStateIgnoresEventsBeforeTheSubscriptionAndAfterTheEnd() {
         var state = DebounceState<Int>()
+        XCTAssertNil(state.receive(1))
+        XCTAssertNil(state.cancel(), "a cancel before the subscription does nothing")
+        XCTAssertTrue(state.subscribe(RecordingSubscription()))
         state.request(.unlimited)
-        let generation = state.receive(1)!
-        XCTAssertTrue(state.end())
-        XCTAssertFalse(state.end())
-        XCTAssertNil(state.fire(generation))
+        let generation = state.receive(1)!.generation
+        XCTAssertTrue(state.complete() != nil)
+        XCTAssertTrue(state.complete() == nil)
+        guard case .ignore = state.fire(generation) else { return XCTFail("the end silences the timer") }
         XCTAssertNil(state.receive(2))
     }
 
-    func testThrottleStateEmitsAtOnceWhenTheWindowIsOpen() {
-        var state = ThrottleState<String, Int>(interval: 3, latest: true)
+    func testThrottleStateSchedulesTheFirstValueAtOnceAndTheNextAfterTheInterval() {
+        var state = ThrottleState<String, Never, Int>(interval: 3, latest: true)
+        XCTAssertTrue(state.subscribe(RecordingSubscription()))
         state.request(.unlimited)
-        guard case .emit("a") = state.receive("a", now: 0) else { return XCTFail("first value goes out at once") }
-        guard case .arm(3) = state.receive("b", now: 1) else { return XCTFail("second value waits for the window") }
-        guard case .kept = state.receive("c", now: 2) else { return XCTFail("armed: kept") }
-        XCTAssertEqual(state.fire(now: 3), "c")
-        guard case .emit("d") = state.receive("d", now: 6) else { return XCTFail("window open again") }
+        guard case .emitNow = state.receive("a", now: 0) else { return XCTFail("first value: at once") }
+        XCTAssertEqual(state.emit(now: 0)?.value, "a")
+        guard case .emit(at: 3) = state.receive("b", now: 1) else { return XCTFail("second value waits") }
+        guard case .none = state.receive("c", now: 2) else { return XCTFail("latest: replaces the held value") }
+        XCTAssertEqual(state.emit(now: 3)?.value, "c")
+        guard case .emitNow = state.receive("d", now: 6) else { return XCTFail("the interval has passed") }
     }
 
-    func testThrottleStateFirstKeepsTheFirstHeldValueAndFlushesItOnFinish() {
-        var state = ThrottleState<String, Int>(interval: 3, latest: false)
+    func testThrottleStateFirstKeepsTheHeldValueAndTheCompletionRidesWithIt() {
+        var state = ThrottleState<String, Never, Int>(interval: 3, latest: false)
+        XCTAssertTrue(state.subscribe(RecordingSubscription()))
         state.request(.unlimited)
         _ = state.receive("a", now: 0)
+        _ = state.emit(now: 0)
         _ = state.receive("b", now: 1)
         _ = state.receive("c", now: 2)
-        let (ended, last) = state.finish()
-        XCTAssertTrue(ended)
-        XCTAssertEqual(last, "b")
-        XCTAssertNil(state.fire(now: 3))
-        XCTAssertFalse(state.finish().ended)
+        XCTAssertFalse(state.complete(.finished), "the completion waits for the scheduled value")
+        XCTAssertFalse(state.emitsOnlyAValue)
+        let emitted = state.emit(now: nil)
+        XCTAssertEqual(emitted?.value, "b")
+        XCTAssertNotNil(emitted?.completion)
+        XCTAssertNil(state.emit(now: nil), "the stream has ended")
     }
 
-    func testThrottleStateDropsValuesWithoutDemand() {
-        var state = ThrottleState<String, Int>(interval: 3, latest: true)
-        guard case .kept = state.receive("a", now: 0) else { return XCTFail("no demand: dropped") }
-        state.request(.max(1))
-        guard case .emit("b") = state.receive("b", now: 1) else { return XCTFail("nothing went out yet: at once") }
+    func testThrottleStateDropsValuesWithoutDemandAndACancelBeforeTheSubscriptionEndsIt() {
+        var state = ThrottleState<String, Never, Int>(interval: 3, latest: true)
+        XCTAssertTrue(state.subscribe(RecordingSubscription()))
+        guard case .none = state.receive("a", now: 0) else { return XCTFail("no demand: dropped") }
+        var early = ThrottleState<String, Never, Int>(interval: 3, latest: true)
+        XCTAssertNil(early.cancel())
+        XCTAssertFalse(early.subscribe(RecordingSubscription()))
     }
 
-    func testTimeoutStateStaleTimersDoNothing() {
+    func testTimeoutStateStaleClocksDoNothing() {
         var state = TimeoutState()
-        let first = state.restart()!
-        let second = state.restart()!
-        XCTAssertFalse(state.fire(first))
-        XCTAssertTrue(state.fire(second))
-        XCTAssertNil(state.restart())
-        XCTAssertFalse(state.end())
+        let first = state.subscribe(RecordingSubscription())!
+        state.delivered()
+        let second = state.request().clock!
+        XCTAssertNil(state.request().clock, "only the first request restarts the clock")
+        guard case .ignore = state.fire(first) else { return XCTFail("a replaced clock does nothing") }
+        guard case .timedOut = state.fire(second) else { return XCTFail("the current clock times out") }
+        XCTAssertNil(state.receiveValue())
+        XCTAssertNil(state.cancel().upstream)
     }
 
-    func testTimeoutStateEndBeatsTheTimer() {
+    func testTimeoutStateCompletionStopsTheClockButACancelStillReachesTheUpstream() {
         var state = TimeoutState()
-        let generation = state.restart()!
-        XCTAssertTrue(state.end())
-        XCTAssertFalse(state.fire(generation))
+        XCTAssertNil(state.cancel().upstream, "a cancel before the subscription does nothing")
+        let generation = state.subscribe(RecordingSubscription())!
+        state.delivered()
+        XCTAssertTrue(state.complete() != nil)
+        guard case .ignore = state.fire(generation) else { return XCTFail("the completion stopped the clock") }
+        XCTAssertNotNil(state.cancel().upstream)
+        XCTAssertFalse(state.deliverCompletion(), "cancelled before the completion's action ran")
+    }
+
+    func testTimeoutStateClockFiringBeforeTheSubscriberHasItsSubscriptionIsTooEarly() {
+        var state = TimeoutState()
+        let generation = state.subscribe(RecordingSubscription())!
+        guard case .tooEarly = state.fire(generation) else { return XCTFail("Combine traps here") }
     }
 
     func testCollectByTimeStateByTimeGathersUntilTheTick() {

@@ -84,12 +84,14 @@ extension Publishers {
 extension Publishers.Delay {
     /// The subscription: each upstream signal is queued, and an action scheduled `interval`
     /// later delivers it through a ``DeliveryLine``.
+    ///
+    /// As in Combine, each scheduled action holds the subscription until it has run, and it has
+    /// no description or mirror of its own.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
-        @usableFromInline let link = UpstreamLink()
+        @usableFromInline let upstream = ScheduledUpstream()
         @usableFromInline let line: DeliveryLine<Downstream>
         @usableFromInline let interval: Context.SchedulerTimeType.Stride
         @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
@@ -112,7 +114,7 @@ extension Publishers.Delay {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard link.attach(subscription), let downstream = line.downstream else {
+            guard upstream.attach(subscription), let downstream = line.downstream else {
                 subscription.cancel()
                 return
             }
@@ -121,7 +123,7 @@ extension Publishers.Delay {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if line.enqueue(.value(input)) {
+            if upstream.acceptsEvents, line.enqueue(.value(input)) {
                 scheduleDelivery()
             }
             return .none
@@ -129,8 +131,7 @@ extension Publishers.Delay {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard link.terminate().ended else { return }
-            if line.enqueue(.completion(completion)) {
+            if upstream.complete(), line.enqueue(.completion(completion)) {
                 scheduleDelivery()
             }
         }
@@ -138,28 +139,21 @@ extension Publishers.Delay {
         @inlinable
         func scheduleDelivery() {
             scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
-                let demand = self.line.due()
-                if demand > 0 {
-                    self.link.upstream?.request(demand)
-                }
+                self.line.due { demand in self.upstream.deliveryTarget?.request(demand) }
             }
         }
 
+        /// Forwards `demand`, `.none` included, as Combine does.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: Delay was asked for .none")
-            link.upstream?.request(demand)
+            upstream.requestTarget?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let (_, upstream) = link.terminate()
+            guard let upstream = upstream.cancel() else { return }
             line.cancel()
-            upstream?.cancel()
+            upstream.cancel()
         }
-
-        @usableFromInline var description: String { "Delay" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -109,18 +109,27 @@ internal struct DeliveryLine<Downstream: Subscriber>: ~Copyable, @unchecked Send
     /// - Returns: The demand the downstream returned from its values.
     @inlinable
     func due() -> Subscribers.Demand {
+        var total = Subscribers.Demand.none
+        due { total += $0 }
+        return total
+    }
+
+    /// Runs from a scheduled action, as ``due()``, but hands the demand of each value to
+    /// `demanded` as soon as it is returned (when it is not `.none`), as Combine requests it
+    /// after each delivery.
+    @inlinable
+    func due(_ demanded: (Subscribers.Demand) -> Void) {
         var step = queue.withLock { $0.due() }
-        var demand = Subscribers.Demand.none
         while case .deliver(let event, let downstream) = step {
             switch event {
             case .value(let value):
-                demand += downstream.receive(value)
+                let demand = downstream.receive(value)
+                if demand > 0 { demanded(demand) }
             case .completion(let completion):
                 downstream.receive(completion: completion)
             }
             step = queue.withLock { $0.next() }
         }
-        return demand
     }
 
     /// Queues an event and delivers it at once: for code already running on the scheduler.

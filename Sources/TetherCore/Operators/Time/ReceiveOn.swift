@@ -61,12 +61,14 @@ extension Publishers {
 extension Publishers.ReceiveOn {
     /// The subscription: each upstream signal is queued and one scheduled action per signal
     /// delivers it through a ``DeliveryLine``.
+    ///
+    /// As in Combine, each scheduled action holds the subscription until it has run.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
-        @usableFromInline let link = UpstreamLink()
+        @usableFromInline let upstream = ScheduledUpstream()
         @usableFromInline let line: DeliveryLine<Downstream>
         @usableFromInline let scheduler: Context
         @usableFromInline let options: Context.SchedulerOptions?
@@ -85,7 +87,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard link.attach(subscription), let downstream = line.downstream else {
+            guard upstream.attach(subscription), let downstream = line.downstream else {
                 subscription.cancel()
                 return
             }
@@ -94,7 +96,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if line.enqueue(.value(input)) {
+            if upstream.acceptsEvents, line.enqueue(.value(input)) {
                 scheduler.schedule(options: options) { self.deliverDue() }
             }
             return .none
@@ -102,31 +104,27 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard link.terminate().ended else { return }
-            if line.enqueue(.completion(completion)) {
+            if upstream.complete(), line.enqueue(.completion(completion)) {
                 scheduler.schedule(options: options) { self.deliverDue() }
             }
         }
 
         @inlinable
         func deliverDue() {
-            let demand = line.due()
-            if demand > 0 {
-                link.upstream?.request(demand)
-            }
+            line.due { demand in upstream.deliveryTarget?.request(demand) }
         }
 
+        /// Forwards `demand`, `.none` included, as Combine does.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: ReceiveOn was asked for .none")
-            link.upstream?.request(demand)
+            upstream.requestTarget?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let (_, upstream) = link.terminate()
+            guard let upstream = upstream.cancel() else { return }
             line.cancel()
-            upstream?.cancel()
+            upstream.cancel()
         }
 
         @usableFromInline var description: String { "ReceiveOn" }

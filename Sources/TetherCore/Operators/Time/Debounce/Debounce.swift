@@ -6,6 +6,7 @@ extension Publisher {
     /// for `dueTime`. The operator asks the upstream for `.unlimited` and delivers a value only
     /// when the subscriber has outstanding demand (otherwise it is dropped). Values and the
     /// completion are delivered on `scheduler`; a completion drops the value still waiting.
+    /// Events before the subscription, and a cancel before it, are ignored.
     /// Failures pass through as `Failure`.
     /// - Parameters:
     ///   - dueTime: The time the publisher should wait before publishing an element.
@@ -75,12 +76,14 @@ extension Publishers {
 extension Publishers.Debounce {
     /// The subscription: a ``DebounceState`` under a lock, timers on the scheduler, and a
     /// ``DeliveryLine`` for what goes out.
+    ///
+    /// As in Combine, a timer holds the subscription strongly until it is cancelled: when it
+    /// has fired, when a newer value replaces it, or when the stream ends.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
-        @usableFromInline let link = UpstreamLink()
         @usableFromInline let line: DeliveryLine<Downstream>
         @usableFromInline let state = Locked(DebounceState<Output>())
         @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
@@ -102,7 +105,7 @@ extension Publishers.Debounce {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard link.attach(subscription), let downstream = line.downstream else {
+            guard state.withLock({ $0.subscribe(subscription) }), let downstream = line.downstream else {
                 subscription.cancel()
                 return
             }
@@ -112,48 +115,61 @@ extension Publishers.Debounce {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard let generation = state.withLock({ $0.receive(input) }) else { return .none }
-            // Weak: a timer must not keep a stream alive that nobody holds any more.
-            scheduler.schedule(after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options) {
-                [weak self] in
-                self?.fire(generation)
-            }
+            guard let (generation, previous) = state.withLock({ $0.receive(input) }) else { return .none }
+            let clock = scheduler.schedule(
+                after: scheduler.now.advanced(by: dueTime), interval: dueTime,
+                tolerance: scheduler.minimumTolerance, options: options
+            ) { self.fire(generation) }
+            state.withLock { $0.started(generation, clock: clock) }?.cancel()
+            previous?.cancel()
             return .none
         }
 
         @inlinable
         func fire(_ generation: Int) {
-            guard let value = state.withLock({ $0.fire(generation) }) else { return }
+            guard case .due(let value, let clock) = state.withLock({ $0.fire(generation) }) else { return }
+            clock?.cancel()
+            guard let value else { return }
             if let more = line.deliverNow(.value(value)), more > 0 {
                 state.withLock { $0.request(more) }
             }
         }
 
+        /// Schedules the completion without the options, as Combine does.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard link.terminate().ended else { return }
-            _ = state.withLock { $0.end() }
+            guard let clock = state.withLock({ $0.complete() }) else { return }
+            clock?.cancel()
             if line.enqueue(.completion(completion)) {
-                scheduler.schedule(options: options) { _ = self.line.due() }
+                scheduler.schedule { _ = self.line.due() }
             }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: Debounce was asked for .none")
             state.withLock { $0.request(demand) }
         }
 
         @inlinable
         func cancel() {
-            let (_, upstream) = link.terminate()
-            _ = state.withLock { $0.end() }
+            guard let (upstream, clock) = state.withLock({ $0.cancel() }) else { return }
+            clock?.cancel()
             line.cancel()
-            upstream?.cancel()
+            upstream.cancel()
         }
 
         @usableFromInline var description: String { "Debounce" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        @usableFromInline var customMirror: Mirror {
+            let (demand, current) = state.withLock { ($0.demand, $0.current) }
+            let children: [Mirror.Child] = [
+                ("downstream", line.downstream as Any),
+                ("downstreamDemand", demand),
+                ("currentValue", current as Any),
+            ]
+            return Mirror(self, children: children)
+        }
+
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

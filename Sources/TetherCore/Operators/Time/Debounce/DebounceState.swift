@@ -1,56 +1,107 @@
-/// The state machine behind ``Publishers/Debounce``: every method runs under the operator's lock,
-/// calls nothing, and returns what the caller must do once the lock is released.
+/// The state machine behind ``Publishers/Debounce``: every method runs under the operator's lock
+/// and calls nothing.
 ///
-/// Each value replaces the pending one and starts a new quiet period, numbered by `generation`;
-/// a timer whose number is no longer current has been overtaken and does nothing. When the
-/// current timer fires, the pending value goes out if the downstream has demand, and is dropped
-/// otherwise. A completion drops the pending value and silences every timer.
+/// Each value starts a timer (a repeating one, as in Combine, cancelled once it has fired) that
+/// carries the value's number; only the timer of the latest value may deliver, and only once, so
+/// a scheduler whose cancellables do nothing still delivers each quiet period's value once.
+/// Events before the subscription, and a cancel before it, are ignored, as Combine does.
 @usableFromInline
 internal struct DebounceState<Output> {
+    @usableFromInline
+    internal enum Phase {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminal
+    }
+
+    /// What a timer found when it fired.
+    @usableFromInline
+    internal enum Firing {
+        /// Nothing: the timer was overtaken, had already fired, or the stream ended.
+        case ignore
+        /// Cancel the timer, and deliver `value` when there is one (there was demand for it).
+        case due(Output?, clock: (any Cancellable)?)
+    }
+
+    @usableFromInline var phase = Phase.awaitingSubscription
     @usableFromInline var generation = 0
-    @usableFromInline var pending: Output?
+    /// The latest value; Combine keeps it after delivering it (its mirror shows it).
+    @usableFromInline var current: Output?
+    /// The latest value's timer: its number, and its cancellable once `schedule` returned it.
+    @usableFromInline var timer: (generation: Int, clock: (any Cancellable)?)?
     @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var terminal = false
 
     @inlinable
     init() {}
 
-    /// A value arrived: it becomes the pending one.
-    /// - Returns: The number of the quiet period to schedule, or `nil` after the end.
+    /// The upstream's subscription arrived.
+    /// - Returns: `false` when it must be cancelled (a second one, or one after the end).
     @inlinable
-    mutating func receive(_ value: Output) -> Int? {
-        guard !terminal else { return nil }
+    mutating func subscribe(_ subscription: any Subscription) -> Bool {
+        guard case .awaitingSubscription = phase else { return false }
+        phase = .subscribed(subscription)
+        return true
+    }
+
+    /// A value arrived.
+    /// - Returns: `nil` when it is ignored; otherwise the number of the timer to start and the
+    ///   previous timer's cancellable, which the caller cancels.
+    @inlinable
+    mutating func receive(_ value: Output) -> (generation: Int, previous: (any Cancellable)?)? {
+        guard case .subscribed = phase else { return nil }
         generation += 1
-        pending = value
-        return generation
+        current = value
+        let previous = timer?.clock
+        timer = (generation, nil)
+        return (generation, previous)
     }
 
-    /// The quiet period numbered `generation` has elapsed.
-    /// - Returns: The value to deliver, if the period is still current and demand allows.
+    /// Timer number `generation` is scheduled.
+    /// - Returns: A cancellable the caller cancels: this one, when the timer already fired or was
+    ///   overtaken, or the stream ended meanwhile.
     @inlinable
-    mutating func fire(_ generation: Int) -> Output? {
-        guard !terminal, generation == self.generation, let value = pending else { return nil }
-        pending = nil
-        guard demand > 0 else { return nil }
-        demand -= 1
-        return value
+    mutating func started(_ generation: Int, clock: any Cancellable) -> (any Cancellable)? {
+        guard case .subscribed = phase, let timer, timer.generation == generation else { return clock }
+        self.timer = (generation, clock)
+        return nil
     }
 
-    /// The downstream asked for more, or returned demand from a value.
+    /// Timer number `generation` fired.
+    @inlinable
+    mutating func fire(_ generation: Int) -> Firing {
+        guard case .subscribed = phase, let timer, timer.generation == generation else { return .ignore }
+        self.timer = nil
+        guard demand > 0 else { return .due(nil, clock: timer.clock) }
+        demand -= 1
+        return .due(current, clock: timer.clock)
+    }
+
+    /// The subscriber requested `more`, or returned it from a value.
     @inlinable
     mutating func request(_ more: Subscribers.Demand) {
-        guard !terminal else { return }
+        guard case .subscribed = phase else { return }
         demand += more
     }
 
-    /// The stream ends (upstream completion or cancel).
-    /// - Returns: `false` when it had already ended.
+    /// The upstream completed.
+    /// - Returns: `nil` when the completion is ignored; otherwise the pending timer's cancellable
+    ///   (if any) inside `.some`.
     @inlinable
-    mutating func end() -> Bool {
-        guard !terminal else { return false }
-        terminal = true
-        generation += 1
-        pending = nil
-        return true
+    mutating func complete() -> (any Cancellable)?? {
+        guard case .subscribed = phase else { return nil }
+        phase = .terminal
+        defer { timer = nil }
+        return .some(timer?.clock)
+    }
+
+    /// The subscriber cancelled.
+    /// - Returns: The upstream and the pending timer to cancel; `nil` when the stream was not
+    ///   live (a cancel before the subscription, or after the end, does nothing).
+    @inlinable
+    mutating func cancel() -> (upstream: any Subscription, clock: (any Cancellable)?)? {
+        guard case .subscribed(let upstream) = phase else { return nil }
+        phase = .terminal
+        defer { timer = nil }
+        return (upstream, timer?.clock)
     }
 }

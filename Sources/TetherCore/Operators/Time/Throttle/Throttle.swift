@@ -73,15 +73,14 @@ extension Publishers {
 }
 
 extension Publishers.Throttle {
-    /// The subscription: a ``ThrottleState`` under a lock, a timer for held values, and a
-    /// ``DeliveryLine`` for what goes out.
+    /// The subscription: a ``ThrottleState`` under a lock, and a ``DeliveryLine`` for what goes
+    /// out. Scheduled emissions hold the subscription weakly, as in Combine.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
-        @usableFromInline typealias State = ThrottleState<Output, Context.SchedulerTimeType>
-        @usableFromInline let link = UpstreamLink()
+        @usableFromInline typealias State = ThrottleState<Output, Failure, Context.SchedulerTimeType>
         @usableFromInline let line: DeliveryLine<Downstream>
         @usableFromInline let state: Locked<State>
         @usableFromInline let scheduler: Context
@@ -91,6 +90,9 @@ extension Publishers.Throttle {
             line = DeliveryLine(downstream: downstream)
             state = Locked(State(interval: publisher.interval, latest: publisher.latest))
             scheduler = publisher.scheduler
+            // Combine reads the clock when it is subscribed and again when the upstream's
+            // subscription arrives; a scheduler sees every read, so Tether makes the same ones.
+            _ = scheduler.now
             Ledger.enter(self)
         }
 
@@ -100,71 +102,60 @@ extension Publishers.Throttle {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard link.attach(subscription), let downstream = line.downstream else {
+            guard state.withLock({ $0.subscribe(subscription) }), let downstream = line.downstream else {
                 subscription.cancel()
                 return
             }
-            downstream.receive(subscription: self)
+            _ = scheduler.now
             subscription.request(.unlimited)
+            downstream.receive(subscription: self)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard state.withLock({ $0.isSubscribed }) else { return .none }
             let now = scheduler.now
             switch state.withLock({ $0.receive(input, now: now) }) {
-            case .kept:
+            case .none:
                 break
-            case .emit(let value):
-                if line.enqueue(.value(value)) {
-                    scheduler.schedule { self.deliverDue() }
-                }
-            case .arm(let instant):
-                // Weak: a timer must not keep a stream alive that nobody holds any more.
-                scheduler.schedule(after: instant) { [weak self] in self?.fire() }
+            case .emitNow:
+                scheduler.schedule { [weak self] in self?.emit() }
+            case .emit(let instant):
+                scheduler.schedule(after: instant) { [weak self] in self?.emit() }
             }
             return .none
         }
 
         @inlinable
-        func fire() {
-            let now = scheduler.now
-            guard let value = state.withLock({ $0.fire(now: now) }) else { return }
-            if let more = line.deliverNow(.value(value)), more > 0 {
+        func emit() {
+            let now = state.withLock { $0.emitsOnlyAValue } ? scheduler.now : nil
+            guard let (value, completion) = state.withLock({ $0.emit(now: now) }) else { return }
+            if let value, let more = line.deliverNow(.value(value)), more > 0 {
                 state.withLock { $0.request(more) }
             }
-        }
-
-        @inlinable
-        func deliverDue() {
-            let more = line.due()
-            if more > 0 {
-                state.withLock { $0.request(more) }
+            if let completion {
+                _ = line.deliverNow(.completion(completion))
             }
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard link.terminate().ended else { return }
-            let (ended, last) = state.withLock { $0.finish() }
-            guard ended else { return }
-            if let last, line.enqueue(.value(last)) {
-                scheduler.schedule { self.deliverDue() }
-            }
-            if line.enqueue(.completion(completion)) {
-                scheduler.schedule { self.deliverDue() }
+            guard state.withLock({ $0.isSubscribed }) else { return }
+            _ = scheduler.now
+            if state.withLock({ $0.complete(completion) }) {
+                scheduler.schedule { [weak self] in self?.emit() }
             }
         }
 
+        /// Adds `demand`; `.none` does nothing, as in Combine.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: Throttle was asked for .none")
             state.withLock { $0.request(demand) }
         }
 
         @inlinable
         func cancel() {
-            let (_, upstream) = link.terminate()
-            state.withLock { $0.cancel() }
+            let upstream = state.withLock { $0.cancel() }
             line.cancel()
             upstream?.cancel()
         }

@@ -1,31 +1,40 @@
-/// The state machine behind ``Publishers/Throttle``: every method runs under the operator's lock,
-/// calls nothing, and returns what the caller must do once the lock is released.
+/// The state machine behind ``Publishers/Throttle``: every method runs under the operator's lock
+/// and calls nothing.
 ///
-/// A value that arrives when no value went out in the last `interval` goes out at once (so
-/// the first value is never held back). One that arrives sooner is held, and a timer is armed
-/// for the end of the interval; until it fires, later values replace the held one when
-/// `latest` is set, and are dropped otherwise (the first of the interval wins). A completion
-/// sends the held value first. A value that finds no downstream demand is dropped.
+/// Combine's throttle: a value that arrives while the subscriber has demand and nothing is
+/// scheduled is taken (one unit of demand) and scheduled for the later of now and the last
+/// emission plus the interval; while it waits, a newer value replaces it when `latest`, and is
+/// dropped otherwise. A value without demand is dropped. The completion rides with a scheduled
+/// value, or is scheduled on its own. A cancel before the subscription ends the stream.
 @usableFromInline
-internal struct ThrottleState<Output, Time: Strideable> {
-    /// What became of a value from the upstream.
+internal struct ThrottleState<Output, Failure: Error, Time: Strideable> {
+    @usableFromInline
+    internal enum Phase {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// The upstream completed; the completion waits for its emission.
+        case completing(any Subscription)
+        case terminal
+    }
+
+    /// What to do with an arriving value.
     @usableFromInline
     internal enum Arrival {
-        /// Held, replaced or dropped: nothing to do now.
-        case kept
-        /// Deliver it now.
-        case emit(Output)
-        /// Held: arm a timer for this instant.
-        case arm(Time)
+        /// Nothing to schedule.
+        case none
+        /// Schedule an emission now.
+        case emitNow
+        /// Schedule an emission at this time.
+        case emit(at: Time)
     }
 
     @usableFromInline let interval: Time.Stride
     @usableFromInline let latest: Bool
+    @usableFromInline var phase = Phase.awaitingSubscription
     @usableFromInline var lastEmission: Time?
-    @usableFromInline var pending: Output?
-    @usableFromInline var armed = false
+    @usableFromInline var pendingValue: Output?
+    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
     @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var terminal = false
 
     @inlinable
     init(interval: Time.Stride, latest: Bool) {
@@ -34,62 +43,98 @@ internal struct ThrottleState<Output, Time: Strideable> {
     }
 
     @inlinable
+    var isSubscribed: Bool {
+        guard case .subscribed = phase else { return false }
+        return true
+    }
+
+    @inlinable
+    var hasScheduledEmission: Bool { pendingValue != nil || pendingCompletion != nil }
+
+    /// The upstream's subscription arrived.
+    /// - Returns: `false` when it must be cancelled (a second one, or one after a cancel).
+    @inlinable
+    mutating func subscribe(_ subscription: any Subscription) -> Bool {
+        guard case .awaitingSubscription = phase else { return false }
+        phase = .subscribed(subscription)
+        return true
+    }
+
+    /// A value arrived at `now`.
+    @inlinable
     mutating func receive(_ value: Output, now: Time) -> Arrival {
-        guard !terminal else { return .kept }
-        if armed {
-            if latest || pending == nil { pending = value }
-            return .kept
+        guard isSubscribed, demand > 0 else { return .none }
+        if hasScheduledEmission {
+            if latest { pendingValue = value }
+            return .none
         }
-        if let last = lastEmission, last.distance(to: now) < interval {
-            pending = value
-            armed = true
-            return .arm(last.advanced(by: interval))
-        }
-        guard demand > 0 else { return .kept }
         demand -= 1
-        lastEmission = now
-        return .emit(value)
-    }
-
-    /// The armed timer fired.
-    /// - Returns: The held value to deliver, if demand allows.
-    @inlinable
-    mutating func fire(now: Time) -> Output? {
-        guard armed, !terminal else { return nil }
-        armed = false
-        guard let value = pending else { return nil }
-        pending = nil
-        guard demand > 0 else { return nil }
-        demand -= 1
-        lastEmission = now
-        return value
-    }
-
-    @inlinable
-    mutating func request(_ more: Subscribers.Demand) {
-        guard !terminal else { return }
-        demand += more
+        pendingValue = value
+        guard let earliest = lastEmission?.advanced(by: interval), earliest > now else { return .emitNow }
+        return .emit(at: earliest)
     }
 
     /// The upstream completed.
-    /// - Returns: Whether this ended the stream, and the held value to send before the
-    ///   completion, if demand allows.
+    /// - Returns: Whether the caller schedules an emission for it.
     @inlinable
-    mutating func finish() -> (ended: Bool, last: Output?) {
-        guard !terminal else { return (false, nil) }
-        terminal = true
-        armed = false
-        defer { pending = nil }
-        guard let value = pending, demand > 0 else { return (true, nil) }
-        demand -= 1
-        return (true, value)
+    mutating func complete(_ completion: Subscribers.Completion<Failure>) -> Bool {
+        guard case .subscribed(let upstream) = phase else { return false }
+        phase = .completing(upstream)
+        guard pendingCompletion == nil else { return false }
+        defer { pendingCompletion = completion }
+        return !hasScheduledEmission
     }
 
-    /// The downstream cancelled.
+    /// Whether the scheduled emission will deliver a value and no completion: the caller then
+    /// reads the clock for ``emit(now:)``, as Combine does.
     @inlinable
-    mutating func cancel() {
-        terminal = true
-        armed = false
-        pending = nil
+    var emitsOnlyAValue: Bool {
+        switch phase {
+        case .subscribed, .completing: return pendingValue != nil && pendingCompletion == nil
+        case .awaitingSubscription, .terminal: return false
+        }
+    }
+
+    /// A scheduled emission ran at `now` (`nil` when ``emitsOnlyAValue`` was false).
+    /// - Returns: What to deliver; `nil` when the stream ended meanwhile.
+    @inlinable
+    mutating func emit(now: Time?) -> (value: Output?, completion: Subscribers.Completion<Failure>?)? {
+        switch phase {
+        case .subscribed, .completing: break
+        case .awaitingSubscription, .terminal: return nil
+        }
+        if let now, pendingValue != nil, pendingCompletion == nil {
+            lastEmission = now
+        }
+        defer {
+            pendingValue = nil
+            pendingCompletion = nil
+        }
+        if pendingCompletion != nil {
+            phase = .terminal
+        }
+        return (pendingValue, pendingCompletion)
+    }
+
+    /// The subscriber requested `more` (or returned it from a value).
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand) {
+        guard isSubscribed else { return }
+        demand += more
+    }
+
+    /// The subscriber cancelled; a cancel before the subscription ends the stream too.
+    /// - Returns: The upstream to cancel, if there was one.
+    @inlinable
+    mutating func cancel() -> (any Subscription)? {
+        defer {
+            phase = .terminal
+            pendingValue = nil
+            pendingCompletion = nil
+        }
+        switch phase {
+        case .subscribed(let upstream), .completing(let upstream): return upstream
+        case .awaitingSubscription, .terminal: return nil
+        }
     }
 }

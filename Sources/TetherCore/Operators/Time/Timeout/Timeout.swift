@@ -2,12 +2,13 @@ extension Publisher {
     /// Terminates publishing if the upstream publisher exceeds the specified time interval
     /// without producing an element.
     ///
-    /// The clock starts when the subscription arrives and restarts with every value. If it
-    /// runs out, the upstream is cancelled and the subscriber receives the failure
-    /// `customError` returns, or `.finished` when `customError` is `nil`. Values and the
-    /// completion are delivered on `scheduler`; requests and cancels pass straight to the
-    /// upstream, and the demand the subscriber returns from each value is requested from the
-    /// upstream after the delivery.
+    /// The clock, a repeating timer on `scheduler`, starts when the subscription arrives and
+    /// restarts at the subscriber's first request and with every value. If it runs out, the
+    /// upstream is cancelled and the subscriber receives the failure `customError` returns, or
+    /// `.finished` when `customError` is `nil`. Values and the completion are delivered on
+    /// `scheduler`; requests (`.none` included) and cancels pass straight to the upstream, and
+    /// the demand the subscriber returns from each value is requested from the upstream after
+    /// the delivery. Events before the subscription, and a cancel before it, are ignored.
     /// - Parameters:
     ///   - interval: The maximum time interval the publisher can go without emitting an
     ///     element, expressed in the time system of the scheduler.
@@ -86,14 +87,17 @@ extension Publishers {
 }
 
 extension Publishers.Timeout {
-    /// The subscription: a ``TimeoutState`` under a lock, one timer per quiet period, and a
+    /// The subscription: a ``TimeoutState`` under a lock, a repeating timer as the clock, and a
     /// ``DeliveryLine`` for what goes out.
+    ///
+    /// As in Combine, the clock and the scheduled deliveries hold the subscription strongly:
+    /// the clock until it is cancelled (by a value, the upstream's completion, a cancel or the
+    /// time-out), a delivery until it has run.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
-        @usableFromInline let link = UpstreamLink()
         @usableFromInline let line: DeliveryLine<Downstream>
         @usableFromInline let state = Locked(TimeoutState())
         @usableFromInline let interval: Context.SchedulerTimeType.Stride
@@ -117,73 +121,93 @@ extension Publishers.Timeout {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard link.attach(subscription), let downstream = line.downstream else {
+            guard let generation = state.withLock({ $0.subscribe(subscription) }),
+                let downstream = line.downstream
+            else {
                 subscription.cancel()
                 return
             }
-            if let generation = state.withLock({ $0.restart() }) {
-                arm(generation)
-            }
+            startClock(generation)
             downstream.receive(subscription: self)
+            state.withLock { $0.delivered() }
         }
 
+        /// Starts clock number `generation` and stops the one it replaces.
         @inlinable
-        func arm(_ generation: Int) {
-            // Weak: a timer must not keep a stream alive that nobody holds any more.
-            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: options) {
-                [weak self] in
-                self?.fire(generation)
-            }
+        func startClock(_ generation: Int) {
+            let clock = scheduler.schedule(
+                after: scheduler.now.advanced(by: interval), interval: interval,
+                tolerance: scheduler.minimumTolerance, options: options
+            ) { self.fire(generation) }
+            state.withLock { $0.started(generation, clock: clock) }?.cancel()
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard let generation = state.withLock({ $0.restart() }) else { return .none }
+            guard let generation = state.withLock({ $0.receiveValue() }) else { return .none }
+            startClock(generation)
             if line.enqueue(.value(input)) {
                 scheduler.schedule(options: options) { self.deliverDue() }
             }
-            arm(generation)
             return .none
         }
 
         @inlinable
         func deliverDue() {
             let demand = line.due()
-            if demand > 0 {
-                link.upstream?.request(demand)
+            if demand > 0, let upstream = state.withLock({ $0.upstream }) {
+                upstream.request(demand)
             }
         }
 
         @inlinable
         func fire(_ generation: Int) {
-            guard state.withLock({ $0.fire(generation) }) else { return }
-            let (_, upstream) = link.terminate()
-            upstream?.cancel()
-            let completion: Subscribers.Completion<Failure> = customError.map { .failure($0()) } ?? .finished
-            _ = line.deliverNow(.completion(completion))
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard link.terminate().ended else { return }
-            _ = state.withLock { $0.end() }
-            if line.enqueue(.completion(completion)) {
-                scheduler.schedule(options: options) { self.deliverDue() }
+            switch state.withLock({ $0.fire(generation) }) {
+            case .ignore:
+                return
+            case .tooEarly:
+                preconditionFailure(
+                    "Timeout's clock fired before the subscriber received its subscription: "
+                        + "the scheduler ran a timed action at once (ImmediateScheduler cannot time a stream out)")
+            case .timedOut(let upstream, let clock):
+                clock?.cancel()
+                upstream.cancel()
+                let completion: Subscribers.Completion<Failure> = customError.map { .failure($0()) } ?? .finished
+                _ = line.deliverNow(.completion(completion))
             }
         }
 
         @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            guard let clock = state.withLock({ $0.complete() }) else { return }
+            clock?.cancel()
+            if line.enqueue(.completion(completion)) {
+                scheduler.schedule(options: options) {
+                    if self.state.withLock({ $0.deliverCompletion() }) {
+                        _ = self.line.due()
+                    }
+                }
+            }
+        }
+
+        /// Forwards `demand` upstream, `.none` included, as Combine does; the first request
+        /// restarts the clock.
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: Timeout was asked for .none")
-            link.upstream?.request(demand)
+            let (upstream, generation) = state.withLock { $0.request() }
+            if let generation {
+                startClock(generation)
+            }
+            upstream?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let (_, upstream) = link.terminate()
-            _ = state.withLock { $0.end() }
+            let (upstream, clock) = state.withLock { $0.cancel() }
+            guard let upstream else { return }
+            clock?.cancel()
             line.cancel()
-            upstream?.cancel()
+            upstream.cancel()
         }
 
         @usableFromInline var description: String { "Timeout" }

@@ -1,42 +1,165 @@
 /// The state machine behind ``Publishers/Timeout``: every method runs under the operator's lock
 /// and calls nothing.
 ///
-/// Each timer carries the number of the quiet period it guards; the subscription starts period
-/// 1 and every value starts the next, so a timer that fires for an older period was overtaken
-/// and does nothing. The first of a current timer, an upstream completion and a cancel to
-/// arrive ends the stream.
+/// The clock is a repeating timer on the scheduler, as in Combine. It starts when the
+/// subscription arrives, starts again at the subscriber's first request and with every value,
+/// and stops when the upstream completes or the subscriber cancels. Each clock carries a number,
+/// so a clock that was replaced but still fires (a scheduler whose cancellables do nothing) is
+/// recognised and ignored. Events that arrive before the subscription are ignored, as Combine
+/// does; so is a cancel before it.
 @usableFromInline
 internal struct TimeoutState {
+    @usableFromInline
+    internal enum Phase {
+        case awaitingSubscription
+        /// The subscription arrived; `delivered` once the subscriber received it.
+        case subscribed(any Subscription, delivered: Bool)
+        /// The upstream completed and its completion is on its way to the scheduler: a cancel
+        /// still reaches the upstream, as in Combine.
+        case completing(any Subscription)
+        case terminal
+    }
+
+    /// What the clock found when it fired.
+    @usableFromInline
+    internal enum Firing {
+        /// Nothing: the clock was replaced, or the stream had ended.
+        case ignore
+        /// The stream timed out: cancel the upstream and the clock, complete the subscriber.
+        case timedOut(any Subscription, clock: (any Cancellable)?)
+        /// The scheduler ran the clock's first action inside `schedule`, before the subscriber
+        /// had its subscription (an `ImmediateScheduler`): Combine traps here.
+        case tooEarly
+    }
+
+    @usableFromInline var phase = Phase.awaitingSubscription
+    /// The number of the current clock.
     @usableFromInline var generation = 0
-    @usableFromInline var terminal = false
+    /// The current clock's cancellable, once `schedule` returned it.
+    @usableFromInline var clock: (any Cancellable)?
+    @usableFromInline var requested = false
 
     @inlinable
     init() {}
 
-    /// A quiet period starts (the subscription arrived, or a value did).
-    /// - Returns: Its number, for the timer; `nil` after the end.
+    /// The upstream's subscription arrived.
+    /// - Returns: The number of the clock to start, or `nil` when the subscription must be
+    ///   cancelled (a second one, or one after the end).
     @inlinable
-    mutating func restart() -> Int? {
-        guard !terminal else { return nil }
+    mutating func subscribe(_ subscription: any Subscription) -> Int? {
+        guard case .awaitingSubscription = phase else { return nil }
+        phase = .subscribed(subscription, delivered: false)
+        return restart()
+    }
+
+    /// The subscriber received its subscription.
+    @inlinable
+    mutating func delivered() {
+        guard case .subscribed(let upstream, delivered: false) = phase else { return }
+        phase = .subscribed(upstream, delivered: true)
+    }
+
+    /// The subscriber requested `demand`.
+    /// - Returns: The upstream to forward it to (`nil` outside a live stream), and the number of
+    ///   a new clock when this is the first request.
+    @inlinable
+    mutating func request() -> (upstream: (any Subscription)?, clock: Int?) {
+        guard case .subscribed(let upstream, _) = phase else { return (nil, nil) }
+        guard !requested else { return (upstream, nil) }
+        requested = true
+        return (upstream, restart())
+    }
+
+    /// A value arrived.
+    /// - Returns: The number of a new clock, or `nil` when the value is ignored.
+    @inlinable
+    mutating func receiveValue() -> Int? {
+        guard case .subscribed = phase else { return nil }
+        return restart()
+    }
+
+    /// The clock numbered `generation` is running: remember its cancellable.
+    /// - Returns: A cancellable the caller cancels: the previous clock's, or this one when it was
+    ///   already overtaken or the stream ended meanwhile.
+    @inlinable
+    mutating func started(_ generation: Int, clock: any Cancellable) -> (any Cancellable)? {
+        guard generation == self.generation, isLive else { return clock }
+        defer { self.clock = clock }
+        return self.clock
+    }
+
+    /// The clock numbered `generation` fired.
+    @inlinable
+    mutating func fire(_ generation: Int) -> Firing {
+        guard generation == self.generation else { return .ignore }
+        switch phase {
+        case .subscribed(_, delivered: false):
+            return .tooEarly
+        case .subscribed(let upstream, delivered: true):
+            phase = .terminal
+            return .timedOut(upstream, clock: takeClock())
+        case .awaitingSubscription, .completing, .terminal:
+            return .ignore
+        }
+    }
+
+    /// The upstream completed.
+    /// - Returns: `nil` when the completion is ignored; otherwise the clock to cancel (if any)
+    ///   inside `.some`.
+    @inlinable
+    mutating func complete() -> (any Cancellable)?? {
+        guard case .subscribed(let upstream, _) = phase else { return nil }
+        phase = .completing(upstream)
+        return .some(takeClock())
+    }
+
+    /// The completion's scheduled action ran.
+    /// - Returns: Whether to deliver it (the subscriber did not cancel meanwhile).
+    @inlinable
+    mutating func deliverCompletion() -> Bool {
+        guard case .completing = phase else { return false }
+        phase = .terminal
+        return true
+    }
+
+    /// The subscriber cancelled.
+    /// - Returns: The upstream and the clock to cancel; both `nil` outside a live stream.
+    @inlinable
+    mutating func cancel() -> (upstream: (any Subscription)?, clock: (any Cancellable)?) {
+        switch phase {
+        case .subscribed(let upstream, _), .completing(let upstream):
+            phase = .terminal
+            return (upstream, takeClock())
+        case .awaitingSubscription, .terminal:
+            return (nil, nil)
+        }
+    }
+
+    /// The upstream while values may still be delivered and their demand requested.
+    @inlinable
+    var upstream: (any Subscription)? {
+        guard case .subscribed(let upstream, _) = phase else { return nil }
+        return upstream
+    }
+
+    @inlinable
+    var isLive: Bool {
+        switch phase {
+        case .subscribed: return true
+        case .awaitingSubscription, .completing, .terminal: return false
+        }
+    }
+
+    @inlinable
+    mutating func restart() -> Int {
         generation += 1
         return generation
     }
 
-    /// The timer for period `generation` fired.
-    /// - Returns: `true` when it timed the stream out: the caller ends it.
     @inlinable
-    mutating func fire(_ generation: Int) -> Bool {
-        guard !terminal, generation == self.generation else { return false }
-        terminal = true
-        return true
-    }
-
-    /// The upstream completed or the downstream cancelled.
-    /// - Returns: `false` when the stream had already ended.
-    @inlinable
-    mutating func end() -> Bool {
-        guard !terminal else { return false }
-        terminal = true
-        return true
+    mutating func takeClock() -> (any Cancellable)? {
+        generation += 1
+        defer { clock = nil }
+        return clock
     }
 }
