@@ -1,16 +1,22 @@
 /// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``: it asks upstream for
-/// exactly one value per `next()` and hands that value to the caller.
+/// one value per call of `next()` and hands each value to the oldest caller waiting.
 ///
-/// Nothing is buffered beyond the one value asked for. `next()` requests before it suspends, so
-/// a publisher that answers synchronously inside `request` (a `Sequence`, `Just`, a buffer)
-/// hands its value back without the caller ever suspending; otherwise the caller suspends and
-/// the value resumes it. A completion may arrive at any time (it needs no demand) and is kept
-/// until the next call. The relay is both the subscriber and, through ``IterationToken``, what
-/// the iterator owns; the token's deinit cancels, which breaks the relay↔subscription cycle when
-/// a loop is left early.
+/// Nothing is buffered: every value answers a caller that asked for it. Calls of `next()` may
+/// overlap (from several tasks sharing an iterator): each waits in turn, first come first
+/// served, and each asks for one more value; calls made before the publisher hands over its
+/// subscription are asked for together when it arrives. A failure goes to the oldest waiting
+/// caller and the others get `nil`; a failure that arrives while nobody waits is kept for the
+/// next call. A value that nobody asked for traps, as in Combine; a value before the
+/// subscription ends the callers waiting with `nil`.
+///
+/// The relay is both the subscriber and, through ``IterationToken``, what the iterator owns; the
+/// token's deinit cancels, which breaks the relay↔subscription cycle when a loop is left early.
+/// Cancelling (the relay itself, or the task of any waiting caller) ends every waiting call
+/// with `nil`.
 @usableFromInline
-internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+internal final class IterationRelay<Output, Failure: Error>: Subscriber, Cancellable,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
 {
     @usableFromInline
     internal typealias Outcome = Unchecked<Result<Output?, Failure>>
@@ -18,44 +24,12 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
     @usableFromInline
     internal typealias Waiter = UnsafeContinuation<Outcome, Never>
 
+    /// The callers to answer, each with its outcome; performed outside the lock.
     @usableFromInline
-    internal struct State {
-        @usableFromInline var subscription: (any Subscription)?
-        /// The caller suspended in `next()`, if any.
-        @usableFromInline var waiter: Waiter?
-        /// A `next()` is under way and its one value has not arrived yet (when there is no
-        /// subscription yet, it is requested as soon as the subscription arrives).
-        @usableFromInline var demanded = false
-        /// The value that answered the demand before its caller suspended.
-        @usableFromInline var ready: Output?
-        /// A completion that arrived while nobody waited; handed to the next caller.
-        @usableFromInline var completion: Subscribers.Completion<Failure>?
-        /// Cancelled, or the completion was handed out: every later call returns `nil`.
-        @usableFromInline var isOver = false
-
-        @inlinable
-        init() {}
-
-        /// What a caller that has not suspended (or is about to) gets now, if anything: the
-        /// value it asked for, then a completion, then the end.
-        @inlinable
-        mutating func answer() -> Result<Output?, Failure>? {
-            if let value = ready {
-                ready = nil
-                return .success(value)
-            }
-            if let completion {
-                self.completion = nil
-                isOver = true
-                demanded = false
-                return IterationRelay.outcome(of: completion)
-            }
-            return isOver ? .success(nil) : nil
-        }
-    }
+    internal typealias Answers = RingBuffer<(Waiter, Result<Output?, Failure>)>
 
     @usableFromInline
-    internal let state = Locked(State())
+    internal let state = Locked(IterationState<Output, Failure>())
 
     @usableFromInline
     internal let name: String
@@ -72,74 +46,43 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
 
     @usableFromInline
     internal func receive(subscription: any Subscription) {
-        let (accepted, demandNow) = state.withLock { state -> (Bool, Bool) in
-            guard !state.isOver, state.completion == nil, state.subscription == nil else {
-                return (false, false)
-            }
-            state.subscription = subscription
-            return (true, state.demanded)
-        }
-        if !accepted {
+        switch state.withLock({ $0.receive(subscription: subscription) }) {
+        case .reject:
             subscription.cancel()
-        } else if demandNow {
+        case .request(let demand):
             // `next()` was called before the publisher handed over its subscription.
-            subscription.request(.max(1))
+            subscription.request(demand)
+        case .none:
+            break
         }
     }
 
     @inlinable
     internal func receive(_ input: Output) -> Subscribers.Demand {
-        let waiter = state.withLock { state -> Waiter? in
-            guard state.demanded else { return nil }
-            state.demanded = false
-            guard let waiter = state.waiter else {
-                state.ready = input
-                return nil
-            }
-            state.waiter = nil
-            return waiter
+        switch state.withLock({ $0.receive(input) }) {
+        case .deliver(let waiter):
+            waiter.resume(returning: Unchecked(.success(input)))
+        case .end(let waiting):
+            Self.answer(waiting)
+        case .unrequested:
+            preconditionFailure("\(name) received a value it did not request")
         }
-        // A value nobody asked for (the publisher broke the demand contract) is dropped: keeping
-        // it would be the unbounded buffer this type exists to avoid.
-        waiter?.resume(returning: Unchecked(.success(input)))
         return .none
     }
 
     @usableFromInline
     internal func receive(completion: Subscribers.Completion<Failure>) {
-        let (waiter, released) = state.withLock { state -> (Waiter?, (any Subscription)?) in
-            let released = state.subscription
-            state.subscription = nil
-            guard !state.isOver else { return (nil, released) }
-            guard let waiter = state.waiter else {
-                state.completion = completion
-                return (nil, released)
-            }
-            state.waiter = nil
-            state.demanded = false
-            state.isOver = true
-            return (waiter, released)
-        }
+        let (waiting, released) = state.withLock { $0.receive(completion: completion) }
         _ = released
-        waiter?.resume(returning: Unchecked(Self.outcome(of: completion)))
+        Self.answer(waiting)
     }
 
-    /// Ends the iteration: cancels the subscription and answers a waiting caller with `nil`.
+    /// Ends the iteration: cancels the subscription and answers every waiting caller with `nil`.
     @usableFromInline
     internal func cancel() {
-        let (subscription, waiter) = state.withLock { state -> ((any Subscription)?, Waiter?) in
-            defer {
-                state.isOver = true
-                state.subscription = nil
-                state.waiter = nil
-                state.demanded = false
-                state.ready = nil
-                state.completion = nil
-            }
-            return (state.subscription, state.waiter)
-        }
+        let (subscription, waiting) = state.withLock { $0.cancel() }
         subscription?.cancel()
-        waiter?.resume(returning: Unchecked(.success(nil)))
+        Self.answer(waiting)
     }
 
     /// Waits for the next value: the body of both iterators' `next()`.
@@ -149,60 +92,37 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
             cancel()
             return .success(nil)
         }
-        let start = state.withLock { state -> Start in
-            if let answer = state.answer() { return .answer(answer) }
-            precondition(
-                !state.demanded && state.waiter == nil,
-                "An AsyncPublisher iterator must not be advanced concurrently")
-            state.demanded = true
-            return state.subscription.map(Start.request) ?? .wait
-        }
-        switch start {
-        case .answer(let answer):
-            return answer
-        case .request(let subscription):
-            subscription.request(.max(1))
-        case .wait:
-            break
-        }
-        // A synchronous publisher has answered inside `request`: no suspension.
-        if let answer = state.withLock({ $0.answer() }) {
+        if let answer = state.withLock({ $0.answerAtOnce() }) {
             return answer
         }
         return await withTaskCancellationHandler(
             operation: {
-                await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in self.park(waiter) }
+                await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in self.wait(waiter) }
             },
             onCancel: { self.cancel() },
             isolation: actor
         ).value
     }
 
-    @usableFromInline
-    internal enum Start {
-        case request(any Subscription)
-        case wait
-        case answer(Result<Output?, Failure>)
-    }
-
-    /// Suspends the caller until its value or the end arrives, unless it already has.
+    /// Queues the caller and asks for its value; a publisher that answers inside `request`
+    /// (a `Sequence`, `Just`, a buffer) resumes it before it ever suspends.
     @inlinable
-    internal func park(_ waiter: Waiter) {
-        let answer = state.withLock { state -> Result<Output?, Failure>? in
-            if let answer = state.answer() { return answer }
-            state.waiter = waiter
-            return nil
-        }
-        if let answer {
+    internal func wait(_ waiter: Waiter) {
+        switch state.withLock({ $0.wait(waiter) }) {
+        case .answer(let answer):
             waiter.resume(returning: Unchecked(answer))
+        case .request(let subscription):
+            subscription.request(.max(1))
+        case .none:
+            break
         }
     }
 
     @inlinable
-    internal static func outcome(of completion: Subscribers.Completion<Failure>) -> Result<Output?, Failure> {
-        switch completion {
-        case .finished: return .success(nil)
-        case .failure(let error): return .failure(error)
+    internal static func answer(_ waiting: Answers) {
+        var waiting = waiting
+        while let (waiter, answer) = waiting.popFirst() {
+            waiter.resume(returning: Unchecked(answer))
         }
     }
 
@@ -214,6 +134,151 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, CustomS
 
     @usableFromInline
     internal var playgroundDescription: Any { description }
+}
+
+/// The state machine of an ``IterationRelay``; every method runs under its lock and calls
+/// nothing.
+@usableFromInline
+internal struct IterationState<Output, Failure: Error> {
+    @usableFromInline
+    internal typealias Waiter = IterationRelay<Output, Failure>.Waiter
+
+    @usableFromInline
+    internal typealias Answers = IterationRelay<Output, Failure>.Answers
+
+    @usableFromInline
+    internal enum Status {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// Completed or cancelled: every later call gets `nil` (after a kept failure).
+        case over
+    }
+
+    @usableFromInline
+    internal enum SubscriptionAction {
+        case reject
+        case request(Subscribers.Demand)
+    }
+
+    @usableFromInline
+    internal enum InputAction {
+        case deliver(Waiter)
+        /// No subscription (yet, or any more): the waiting callers end with `nil`.
+        case end(Answers)
+        case unrequested
+    }
+
+    @usableFromInline
+    internal enum WaitAction {
+        case answer(Result<Output?, Failure>)
+        case request(any Subscription)
+    }
+
+    @usableFromInline var status = Status.awaitingSubscription
+    /// Callers suspended in `next()`, oldest first; each has asked for one value.
+    @usableFromInline var waiters = RingBuffer<Waiter>()
+    /// Values asked for before the subscription arrived.
+    @usableFromInline var pendingDemand = Subscribers.Demand.none
+    /// A failure that arrived while nobody waited: thrown by the next call.
+    @usableFromInline var failure: Failure?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func receive(subscription: any Subscription) -> SubscriptionAction? {
+        guard case .awaitingSubscription = status else { return .reject }
+        status = .subscribed(subscription)
+        defer { pendingDemand = .none }
+        return pendingDemand > 0 ? .request(pendingDemand) : nil
+    }
+
+    @inlinable
+    mutating func receive(_ input: Output) -> InputAction {
+        guard case .subscribed = status else { return .end(takeWaiters(answering: .success(nil))) }
+        guard let waiter = waiters.popFirst() else { return .unrequested }
+        return .deliver(waiter)
+    }
+
+    /// The callers to answer, and the subscription to release outside the lock.
+    @inlinable
+    mutating func receive(
+        completion: Subscribers.Completion<Failure>
+    ) -> (Answers, (any Subscription)?) {
+        let released: (any Subscription)?
+        switch status {
+        case .over: return (Answers(), nil)
+        case .subscribed(let subscription): released = subscription
+        case .awaitingSubscription: released = nil
+        }
+        status = .over
+        pendingDemand = .none
+        guard let first = waiters.popFirst() else {
+            if case .failure(let error) = completion { failure = error }
+            return (Answers(), released)
+        }
+        // The oldest caller gets the outcome, the others the end; the failure is not kept.
+        var answers = Answers()
+        answers.append((first, IterationState.outcome(of: completion)))
+        takeWaiters(answering: .success(nil), into: &answers)
+        return (answers, released)
+    }
+
+    @inlinable
+    mutating func cancel() -> ((any Subscription)?, Answers) {
+        let subscription: (any Subscription)?
+        if case .subscribed(let held) = status { subscription = held } else { subscription = nil }
+        status = .over
+        pendingDemand = .none
+        failure = nil
+        return (subscription, takeWaiters(answering: .success(nil)))
+    }
+
+    /// What a call of `next()` gets without waiting: a kept failure, or the end.
+    @inlinable
+    mutating func answerAtOnce() -> Result<Output?, Failure>? {
+        guard case .over = status else { return nil }
+        if let failure {
+            self.failure = nil
+            return .failure(failure)
+        }
+        return .success(nil)
+    }
+
+    /// Queues a caller: the subscription to ask for its value, or its answer when it need not
+    /// wait, or `nil` when its demand waits for the subscription.
+    @inlinable
+    mutating func wait(_ waiter: Waiter) -> WaitAction? {
+        if let answer = answerAtOnce() { return .answer(answer) }
+        waiters.append(waiter)
+        guard case .subscribed(let subscription) = status else {
+            pendingDemand += 1
+            return nil
+        }
+        return .request(subscription)
+    }
+
+    @inlinable
+    mutating func takeWaiters(answering answer: Result<Output?, Failure>) -> Answers {
+        var answers = Answers()
+        takeWaiters(answering: answer, into: &answers)
+        return answers
+    }
+
+    @inlinable
+    mutating func takeWaiters(answering answer: Result<Output?, Failure>, into answers: inout Answers) {
+        while let waiter = waiters.popFirst() {
+            answers.append((waiter, answer))
+        }
+    }
+
+    @inlinable
+    static func outcome(of completion: Subscribers.Completion<Failure>) -> Result<Output?, Failure> {
+        switch completion {
+        case .finished: return .success(nil)
+        case .failure(let error): return .failure(error)
+        }
+    }
 }
 
 /// What an async iterator owns: when the last copy of the iterator goes away (the loop broke,

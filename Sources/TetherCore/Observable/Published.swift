@@ -80,10 +80,13 @@ public struct Published<Value> {
     ///
     /// The `$` operator on a class property reaches this publisher through
     /// `subscript(_enclosingInstance:projected:storage:)`, which also ties it to the owner's
-    /// `objectWillChange`; this accessor serves direct uses of the storage.
+    /// `objectWillChange`; this accessor serves direct uses of the storage. Setting it, as
+    /// ``Publisher/assign(to:)`` does through `&$property`, keeps the property's own publisher
+    /// (creating it if needed) and ignores the one assigned, as Combine does: a property never
+    /// takes over another's publisher or value.
     public var projectedValue: Publisher {
         mutating get { Publisher(subject(owner: nil)) }
-        set { storage = .subject(newValue.subject) }
+        set { _ = subject(owner: nil) }
     }
 
     /// The subject publishing this property, created (holding the current value) on first use.
@@ -171,8 +174,9 @@ public struct Published<Value> {
         @inline(__always) get {
             Publisher(object[keyPath: storageKeyPath].subject(owner: object))
         }
+        // As the `projectedValue` setter: the property keeps its own publisher.
         @inline(__always) set {
-            object[keyPath: storageKeyPath].storage = .subject(newValue.subject)
+            _ = object[keyPath: storageKeyPath].subject(owner: object)
         }
     }
 }

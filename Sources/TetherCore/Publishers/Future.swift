@@ -90,8 +90,10 @@ extension Future {
             var downstream: Downstream?
             var outcome: Result<Output, Failure>?
             var demanded = false
-            /// Only to withdraw from the future's waiting list on cancel; the promise, not the
-            /// subscription, keeps the future alive.
+            /// To withdraw from the future's waiting list on cancel, and for the mirror; the
+            /// promise, not the subscription, keeps the future alive. As in Combine, it is let go
+            /// after an outcome the future settled is delivered, and kept when a request delivers
+            /// an outcome already there.
             weak var future: Future?
 
             /// Takes the subscriber and what to send it, if everything needed is there.
@@ -100,7 +102,6 @@ extension Future {
                 if case .success = outcome, !demanded { return nil }
                 self.downstream = nil
                 self.outcome = nil
-                future = nil
                 return (downstream, outcome)
             }
         }
@@ -129,7 +130,9 @@ extension Future {
                 state.outcome = outcome
                 return state.takeDeliverable()
             }
+            guard deliverable != nil else { return }
             deliver(deliverable)
+            state.withLock { $0.future = nil }
         }
 
         func request(_ demand: Subscribers.Demand) {
@@ -172,7 +175,19 @@ extension Future {
 
         var description: String { "Future" }
 
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        /// As Combine's: the future (as `parent` and again as `subject`), the subscriber until
+        /// it is sent the outcome, and whether it has asked for anything.
+        var customMirror: Mirror {
+            let (future, downstream, demanded) = state.withLock { ($0.future, $0.downstream, $0.demanded) }
+            return Mirror(
+                self,
+                children: [
+                    "parent": future as Any,
+                    "downstream": downstream as Any,
+                    "hasAnyDemand": demanded,
+                    "subject": future as Any,
+                ])
+        }
 
         var playgroundDescription: Any { description }
     }

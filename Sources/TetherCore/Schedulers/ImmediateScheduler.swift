@@ -55,26 +55,29 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             /// Adds `rhs` to `lhs`.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
 
-            /// An interval of `s` units.
-            /// - Parameter s: The count.
-            /// - Returns: The interval.
-            public static func seconds(_ s: Int) -> Stride { Stride(s) }
-            /// An interval of `s` units, truncated.
-            /// - Parameter s: The count.
-            /// - Returns: The interval.
-            public static func seconds(_ s: Double) -> Stride { Stride(Int(s)) }
-            /// An interval of `ms` units.
-            /// - Parameter ms: The count.
-            /// - Returns: The interval.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(ms) }
-            /// An interval of `us` units.
-            /// - Parameter us: The count.
-            /// - Returns: The interval.
-            public static func microseconds(_ us: Int) -> Stride { Stride(us) }
-            /// An interval of `ns` units.
-            /// - Parameter ns: The count.
-            /// - Returns: The interval.
-            public static func nanoseconds(_ ns: Int) -> Stride { Stride(ns) }
+            // The immediate scheduler has no clock, so, as in Combine, an interval given in any
+            // unit of time is no interval at all.
+
+            /// A zero interval: the immediate scheduler has no notion of seconds.
+            /// - Parameter s: A number of seconds; ignored.
+            /// - Returns: A zero interval.
+            public static func seconds(_ s: Int) -> Stride { 0 }
+            /// A zero interval: the immediate scheduler has no notion of seconds.
+            /// - Parameter s: A number of seconds; ignored.
+            /// - Returns: A zero interval.
+            public static func seconds(_ s: Double) -> Stride { 0 }
+            /// A zero interval: the immediate scheduler has no notion of milliseconds.
+            /// - Parameter ms: A number of milliseconds; ignored.
+            /// - Returns: A zero interval.
+            public static func milliseconds(_ ms: Int) -> Stride { 0 }
+            /// A zero interval: the immediate scheduler has no notion of microseconds.
+            /// - Parameter us: A number of microseconds; ignored.
+            /// - Returns: A zero interval.
+            public static func microseconds(_ us: Int) -> Stride { 0 }
+            /// A zero interval: the immediate scheduler has no notion of nanoseconds.
+            /// - Parameter ns: A number of nanoseconds; ignored.
+            /// - Returns: A zero interval.
+            public static func nanoseconds(_ ns: Int) -> Stride { 0 }
         }
 
         /// Returns the distance to another immediate scheduler time: always zero.

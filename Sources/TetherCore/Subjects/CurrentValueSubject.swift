@@ -14,7 +14,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
         @usableFromInline var value: Output
 
         @inlinable
-        init(value: Output) { self.value = value }
+        init(value: Output) {
+            self.value = value
+            // As in Combine, an upstream is asked for `.unlimited` as soon as it arrives, whether
+            // or not any subscriber has demand yet: the subject always has a value to keep.
+            hub.hasDownstreamDemand = true
+        }
     }
 
     /// `detach` and `acknowledgeDownstreamDemand`, specialised (see ``SubjectParentSignal``).
@@ -25,9 +30,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     internal let state: Locked<State>
 
     /// The value wrapped by this subject, published as a new element whenever it changes.
+    ///
+    /// Setting it after the subject has completed still changes it (as in Combine), though
+    /// nothing is published; ``send(_:)`` after completion changes nothing.
     public var value: Output {
         get { state.withLock { $0.value } }
-        set { send(newValue) }
+        set { publish(newValue, keptAfterCompletion: true) }
     }
 
     /// Creates a current value subject with the given initial value.
@@ -69,8 +77,18 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     /// - Parameter input: The new value.
     @inlinable
     public func send(_ input: Output) {
+        publish(input, keptAfterCompletion: false)
+    }
+
+    /// Stores `input` and offers it to every subscriber; after completion it offers nothing, and
+    /// stores it only when `keptAfterCompletion`.
+    @inlinable
+    internal func publish(_ input: Output, keptAfterCompletion: Bool) {
         let receivers = state.withLock { state -> SubjectReceivers<Output, Failure> in
-            guard !state.hub.isCompleted else { return SubjectReceivers() }
+            guard !state.hub.isCompleted else {
+                if keptAfterCompletion { state.value = input }
+                return SubjectReceivers()
+            }
             state.value = input
             return state.hub.conduits
         }
@@ -88,8 +106,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
         }
     }
 
-    /// Keeps `subscription` as an upstream, asking it for `.unlimited` once any subscriber has
-    /// demand.
+    /// Keeps `subscription` as an upstream and asks it for `.unlimited` at once.
     /// - Parameter subscription: The upstream subscription.
     public func send(subscription: any Subscription) {
         if state.withLock({ $0.hub.receive(upstream: subscription) }) {

@@ -219,10 +219,19 @@ package final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectC
     @usableFromInline
     package var description: String { "\(name)" }
 
+    /// As Combine's: the subject (as `parent` and again as `subject`) and the subscriber, both
+    /// `nil` once the subscription is over, and the demand outstanding (kept as it was then).
     @usableFromInline
     package var customMirror: Mirror {
-        let demand = withMachine { $0.demand }
-        return Mirror(self, children: ["downstreamDemand": demand])
+        let (parent, downstream, demand) = withMachine { ($0.parent, $0.downstream, $0.demand) }
+        return Mirror(
+            self,
+            children: [
+                "parent": parent as Any,
+                "downstream": downstream as Any,
+                "demand": demand,
+                "subject": parent as Any,
+            ])
     }
 
     @usableFromInline

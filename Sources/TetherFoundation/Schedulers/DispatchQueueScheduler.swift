@@ -30,10 +30,15 @@ extension DispatchQueue: Scheduler {
         /// Returns the distance to another dispatch queue time.
         /// - Parameter other: Another dispatch queue time.
         /// - Returns: The time interval between this time and the provided time.
+        ///
+        /// A distance too long for an `Int` of nanoseconds (to or from `distantFuture`, say) is
+        /// `.nanoseconds(.max)` whichever way it runs, as in Combine.
         public func distance(to other: SchedulerTimeType) -> Stride {
-            let start = Int64(bitPattern: dispatchTime.uptimeNanoseconds)
-            let end = Int64(bitPattern: other.dispatchTime.uptimeNanoseconds)
-            return Stride(.nanoseconds(Int(end &- start)))
+            let start = dispatchTime.uptimeNanoseconds
+            let end = other.dispatchTime.uptimeNanoseconds
+            let length = end >= start ? end - start : start - end
+            guard let nanoseconds = Int(exactly: length) else { return .nanoseconds(.max) }
+            return .nanoseconds(end >= start ? nanoseconds : -nanoseconds)
         }
 
         /// Returns a dispatch queue scheduler time calculated by advancing this instance's time
@@ -41,9 +46,19 @@ extension DispatchQueue: Scheduler {
         /// - Parameter n: A time interval to advance.
         /// - Returns: A dispatch queue time advanced by the given interval from this
         ///   instance's time.
+        ///
+        /// As in Combine, a time past `Int.max` nanoseconds is `distantFuture`, and a time before
+        /// the first nanosecond is the first nanosecond.
         public func advanced(by n: Stride) -> SchedulerTimeType {
-            let nanoseconds = Int64(bitPattern: dispatchTime.uptimeNanoseconds) &+ Int64(n.magnitude)
-            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(Swift.max(1, nanoseconds))))
+            let uptime = dispatchTime.uptimeNanoseconds
+            let step = UInt64(n.magnitude.magnitude)
+            if n.magnitude < 0 {
+                let earlier = uptime > step ? uptime - step : 1
+                return SchedulerTimeType(DispatchTime(uptimeNanoseconds: Swift.max(1, earlier)))
+            }
+            let (later, overflow) = uptime.addingReportingOverflow(step)
+            guard !overflow, later <= UInt64(Int.max) else { return SchedulerTimeType(.distantFuture) }
+            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: later))
         }
 
         /// Hashes the uptime.
@@ -109,17 +124,42 @@ extension DispatchQueue: Scheduler {
                 }
             }
 
-            /// Creates a dispatch queue time interval from a binary integer number of
-            /// nanoseconds; `nil` when it does not fit an `Int`.
-            /// - Parameter source: A number of nanoseconds.
+            /// Creates a dispatch queue time interval from a binary integer number of seconds,
+            /// as the integer literal initializer does; `nil` when its nanoseconds do not fit an
+            /// `Int`.
+            /// - Parameter source: A number of seconds.
             public init?<T: BinaryInteger>(exactly source: T) {
-                guard let value = Int(exactly: source) else { return nil }
-                magnitude = value
+                guard let seconds = Int(exactly: source) else { return nil }
+                let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+                guard !overflow else { return nil }
+                magnitude = nanoseconds
+            }
+
+            private enum CodingKeys: String, CodingKey {
+                case nanoseconds = "_nanoseconds"
+            }
+
+            /// Creates a dispatch queue time interval from a decoder: Combine's form, a keyed
+            /// container holding the nanoseconds under `_nanoseconds`.
+            /// - Parameter decoder: The decoder to read from.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                magnitude = try container.decode(Int.self, forKey: .nanoseconds)
+            }
+
+            /// Encodes this interval in Combine's form: its nanoseconds under `_nanoseconds`.
+            /// - Parameter encoder: The encoder to write to.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(magnitude, forKey: .nanoseconds)
             }
 
             private init(nanoseconds: Int) {
                 magnitude = nanoseconds
             }
+
+            /// The interval in seconds.
+            private var seconds: Double { Double(magnitude) / 1_000_000_000 }
 
             private static func scaled(_ value: Int, by factor: Int) -> Stride {
                 let (result, overflow) = value.multipliedReportingOverflow(by: factor)
@@ -128,16 +168,17 @@ extension DispatchQueue: Scheduler {
 
             /// Whether `lhs` is shorter than `rhs`.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
-            /// The product of two intervals' nanoseconds.
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude * rhs.magnitude) }
+            /// The product of two intervals, taken in seconds (so the product of two intervals
+            /// under a second is shorter than either, and one of nanoseconds rounds to zero).
+            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.seconds * rhs.seconds) }
             /// The sum of two intervals.
             public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
             /// The difference of two intervals.
             public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
             /// Subtracts `rhs` from `lhs`.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
-            /// Multiplies `lhs` by `rhs`.
-            public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
+            /// Multiplies `lhs` by `rhs`, in seconds as ``*(_:_:)``.
+            public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
             /// Adds `rhs` to `lhs`.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
 

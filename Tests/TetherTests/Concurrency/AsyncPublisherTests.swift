@@ -128,6 +128,73 @@ final class AsyncPublisherTests: TetherTestCase {
         publisher.releaseSubscribers()
         XCTAssertFalse(relayIsAlive())
     }
+
+    func testOverlappingCallsMadeBeforeTheSubscriptionAreAskedForTogether() {
+        let publisher = HeldSubscriberPublisher<Int, Never>()
+        let box = IteratorBox(publisher.values.makeAsyncIterator())
+        let subscription = RecordingSubscription()
+        runAsync {
+            async let first = box.next()
+            async let second = box.next()
+            try await Task.sleep(nanoseconds: 20_000_000)
+            publisher.subscriber?.receive(subscription: subscription)
+            XCTAssertEqual(subscription.events, [.requested(.max(2))])
+            XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none)
+            XCTAssertEqual(publisher.subscriber?.receive(2), Subscribers.Demand.none)
+            let values = await [first, second]
+            XCTAssertEqual(values.compactMap { $0 }.sorted(), [1, 2])
+        }
+    }
+
+    func testAFailureGoesToTheOldestCallerAndTheOthersEnd() {
+        let publisher = HeldSubscriberPublisher<Int, TestError>()
+        let box = ThrowingIteratorBox(publisher.values.makeAsyncIterator())
+        let subscription = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: subscription)
+        runAsync {
+            async let first = box.next()
+            XCTAssertTrue(eventually { subscription.events.count == 1 })
+            async let second = box.next()
+            XCTAssertTrue(eventually { subscription.events.count == 2 })
+            publisher.subscriber?.receive(completion: .failure(TestError(id: 1)))
+            let outcomes = await [first, second]
+            XCTAssertEqual(outcomes, [.failure(TestError(id: 1)), .success(nil)])
+            XCTAssertEqual(subscription.events, [.requested(.max(1)), .requested(.max(1))])
+        }
+    }
+
+    func testCancellingTheSubscriberEndsEveryWaitingCaller() {
+        let publisher = HeldSubscriberPublisher<Int, Never>()
+        let box = IteratorBox(publisher.values.makeAsyncIterator())
+        let subscription = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: subscription)
+        runAsync {
+            async let first = box.next()
+            async let second = box.next()
+            XCTAssertTrue(eventually { subscription.events.count == 2 })
+            let cancellable = try XCTUnwrap(publisher.erased as? any Cancellable)
+            cancellable.cancel()
+            cancellable.cancel()
+            let values = await [first, second]
+            XCTAssertEqual(values, [nil, nil])
+            XCTAssertEqual(subscription.events, [.requested(.max(1)), .requested(.max(1)), .cancelled])
+        }
+    }
+
+    func testAValueBeforeTheSubscriptionEndsTheWaitingCallersAndKeepsTheirDemand() {
+        let publisher = HeldSubscriberPublisher<Int, Never>()
+        let box = IteratorBox(publisher.values.makeAsyncIterator())
+        let subscription = RecordingSubscription()
+        runAsync {
+            async let first = box.next()
+            try await Task.sleep(nanoseconds: 20_000_000)
+            XCTAssertEqual(publisher.subscriber?.receive(42), Subscribers.Demand.none)
+            let value = await first
+            XCTAssertNil(value)
+        }
+        publisher.subscriber?.receive(subscription: subscription)
+        XCTAssertEqual(subscription.events, [.requested(.max(1))], "as in Combine")
+    }
 }
 
 /// Whether an `AsyncPublisher` iterator's subscriber is alive, read from the ledger.
@@ -142,4 +209,42 @@ func XCTAssertThrowsAsync(
         try await body()
         XCTFail("expected an error", file: file, line: line)
     } catch {}
+}
+
+/// A publisher that keeps its one subscriber for the test to drive, subscription included.
+private final class HeldSubscriberPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    private let held = Locked<(AnySubscriber<Output, Failure>, Any)?>(nil)
+
+    var subscriber: AnySubscriber<Output, Failure>? { held.withLock { $0?.0 } }
+    var erased: Any? { held.withLock { $0?.1 } }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        held.withLock { $0 = (AnySubscriber(subscriber), subscriber) }
+    }
+}
+
+/// An iterator that several tasks advance at once, each through its own copy.
+private final class IteratorBox<P: Publisher>: @unchecked Sendable where P.Failure == Never {
+    let iterator: AsyncPublisher<P>.Iterator
+    init(_ iterator: AsyncPublisher<P>.Iterator) { self.iterator = iterator }
+
+    func next() async -> P.Output? {
+        var copy = iterator
+        return await copy.next()
+    }
+}
+
+/// ``IteratorBox`` for a publisher that can fail; `next()` returns what the call gave.
+private final class ThrowingIteratorBox<P: Publisher>: @unchecked Sendable where P.Failure == TestError {
+    let iterator: AsyncThrowingPublisher<P>.Iterator
+    init(_ iterator: AsyncThrowingPublisher<P>.Iterator) { self.iterator = iterator }
+
+    func next() async -> Result<P.Output?, TestError> {
+        var copy = iterator
+        do {
+            return .success(try await copy.next())
+        } catch {
+            return .failure(error as! TestError)
+        }
+    }
 }

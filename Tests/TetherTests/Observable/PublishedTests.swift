@@ -247,4 +247,22 @@ final class MainActorPublishedTests: TetherTestCase {
             counts.cancel()
         }
     }
+
+    func testAssigningAnotherPropertysPublisherKeepsThisPropertysOwn() {
+        final class Model {
+            @Published var state: Int
+            init(_ state: Int) { self.state = state }
+        }
+        let first = Model(1)
+        let second = Model(2)
+        first.$state = second.$state
+        XCTAssertEqual(first.state, 1)
+        XCTAssertEqual(second.state, 2)
+        let recorder = RecordingSubscriber<Int, Never>()
+        first.$state.subscribe(recorder)
+        second.state = 3
+        first.state = 4
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(4)])
+        recorder.cancel()
+    }
 }

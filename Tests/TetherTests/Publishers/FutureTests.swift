@@ -186,4 +186,41 @@ final class FutureTests: TetherTestCase {
         recorder.cancel()
         box.drop()
     }
+
+    /// The mirror's children, described, in order.
+    private func described(_ subscription: (any Subscription)?) -> [String] {
+        guard let subscription else { return [] }
+        return Mirror(reflecting: subscription).children.map { "\($0.label ?? ""): \($0.value)" }
+    }
+
+    func testMirrorLetsTheFutureGoOnceThePromiseDeliversItsOutcome() {
+        let box = PromiseBox<Int, Never>()
+        let future = Future<Int, Never> { box.keep($0) }
+        let recorder = RecordingSubscriber<Int, Never>()
+        future.subscribe(recorder)
+        let subscription = recorder.subscription
+        let before = described(subscription)
+        XCTAssertEqual(before.map { $0.prefix(while: { $0 != ":" }) }, ["parent", "downstream", "hasAnyDemand", "subject"])
+        XCTAssertEqual(before.count, 4)
+        XCTAssertTrue(before.first?.contains("Future") ?? false)
+        XCTAssertTrue(before.dropFirst().first?.contains("RecordingSubscriber") ?? false)
+        XCTAssertEqual(before.dropFirst(2).first, "hasAnyDemand: true")
+        box.fulfil(.success(1))
+        XCTAssertEqual(described(subscription), ["parent: nil", "downstream: nil", "hasAnyDemand: true", "subject: nil"])
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+    }
+
+    func testMirrorKeepsTheFutureWhenARequestDeliversAKnownOutcome() {
+        let future = Future<Int, Never> { $0(.success(4)) }
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        future.subscribe(recorder)
+        let subscription = recorder.subscription
+        XCTAssertEqual(described(subscription).dropFirst(2).first, "hasAnyDemand: false")
+        recorder.request(.max(1))
+        let after = described(subscription)
+        XCTAssertEqual(after.count, 4)
+        XCTAssertTrue(after.first?.contains("Future") ?? false, "\(after)")
+        XCTAssertEqual(after.dropFirst().first, "downstream: nil")
+        XCTAssertEqual(recorder.events, [.subscription, .value(4), .completion(.finished)])
+    }
 }

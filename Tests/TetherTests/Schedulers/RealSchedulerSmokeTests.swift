@@ -53,6 +53,38 @@ final class RealSchedulerSmokeTests: TetherTestCase {
         XCTAssertEqual(time.distance(to: time.advanced(by: .milliseconds(1))), .milliseconds(1))
     }
 
+    func testDispatchQueueStrideArithmeticAndCodingAsCombine() throws {
+        typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+        XCTAssertEqual(Stride(exactly: 2 as UInt64)?.magnitude, 2_000_000_000, "seconds, as the literal")
+        XCTAssertNil(Stride(exactly: UInt64.max))
+        XCTAssertEqual((Stride.seconds(2) * .seconds(3)).magnitude, 6_000_000_000, "a product in seconds")
+        XCTAssertEqual((Stride.nanoseconds(15) * .nanoseconds(2)).magnitude, 0)
+        var stride = Stride.milliseconds(500)
+        stride *= .seconds(4)
+        XCTAssertEqual(stride, .seconds(2))
+        let encoded = try JSONEncoder().encode(["value": Stride.nanoseconds(419_872)])
+        XCTAssertEqual(String(decoding: encoded, as: UTF8.self), #"{"value":{"_nanoseconds":419872}}"#)
+        XCTAssertEqual(try JSONDecoder().decode([String: Stride].self, from: encoded), ["value": .nanoseconds(419_872)])
+    }
+
+    func testDispatchQueueTimeClampsAtTheEndsAsCombine() {
+        typealias Time = DispatchQueue.SchedulerTimeType
+        let time = Time(DispatchTime(uptimeNanoseconds: 10_000))
+        let far = Time(DispatchTime(uptimeNanoseconds: UInt64(Int.max)))
+        XCTAssertEqual(time.advanced(by: .nanoseconds(.max)).dispatchTime, .distantFuture)
+        XCTAssertEqual(Time(DispatchTime(uptimeNanoseconds: 1)).advanced(by: .nanoseconds(-5)).dispatchTime.uptimeNanoseconds, 1)
+        XCTAssertEqual(time.distance(to: Time(.distantFuture)), .nanoseconds(.max))
+        XCTAssertEqual(Time(.distantFuture).distance(to: time), .nanoseconds(.max), "too long either way")
+        XCTAssertEqual(far.distance(to: time), .nanoseconds(-(Int.max - 10_000)))
+        XCTAssertEqual(far.distance(to: far), .nanoseconds(0))
+    }
+
+    func testImmediateSchedulerStrideHasNoUnitsOfTime() {
+        typealias Stride = ImmediateScheduler.SchedulerTimeType.Stride
+        XCTAssertEqual([Stride.seconds(2), .seconds(1.5), .milliseconds(3), .microseconds(3), .nanoseconds(3)], [0, 0, 0, 0, 0])
+        XCTAssertEqual(Stride(3) * 2, 6)
+    }
+
     func testRunLoopReceivesOnTheCurrentRunLoop() {
         let runLoop = RunLoop.current
         let seen = Mutex<[Int]>([])

@@ -170,4 +170,33 @@ final class PassthroughSubjectTests: TetherTestCase {
         XCTAssertEqual(count, 1)
         cancellable.cancel()
     }
+
+    func testSubscriptionMirrorShowsSubjectSubscriberAndDemandUntilItEnds() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(3))
+        subject.subscribe(recorder)
+        subject.send(1)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        let labels = { Mirror(reflecting: subscription).children.map { $0.label ?? "" } }
+        let values = { Mirror(reflecting: subscription).children.map { String(describing: $0.value) } }
+        XCTAssertEqual(labels(), ["parent", "downstream", "demand", "subject"])
+        XCTAssertEqual(values().map { $0.contains("PassthroughSubject") }, [true, false, false, true])
+        XCTAssertTrue(values().dropFirst().first?.contains("RecordingSubscriber") ?? false)
+        XCTAssertEqual(values().dropFirst(2).first, "max(2)")
+        recorder.cancel()
+        XCTAssertEqual(values(), ["nil", "nil", "max(2)", "nil"], "the demand is kept as it was")
+        XCTAssertEqual(recorder.events, [.subscription, .value(1)])
+    }
+
+    func testCurrentValueSubjectValueSetAfterCompletionIsKeptButNotSent() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        subject.send(completion: .finished)
+        subject.send(1)
+        XCTAssertEqual(subject.value, 0, "send after completion changes nothing")
+        subject.value = 2
+        XCTAssertEqual(subject.value, 2, "setting the value after completion still sets it")
+        XCTAssertEqual(recorder.events, [.subscription, .value(0), .completion(.finished)])
+    }
 }

@@ -29,25 +29,31 @@ final class SubjectSubscriberTests: TetherTestCase {
         upstream.releaseSubscribers()
     }
 
-    func testCurrentValueSubjectPullsTheUpstreamOnlyOnceItsOwnSubscriberAsks() {
+    func testCurrentValueSubjectAsksItsUpstreamForEverythingAsSoonAsItIsAttached() {
+        let upstream = RecordingPublisher<Int, Never>()
         let subject = CurrentValueSubject<Int, Never>(0)
-        let cancellable = (1...3).publisher.subscribe(subject)
-        XCTAssertEqual(subject.value, 0, "no subscriber, no demand: the sequence has not started")
-        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
-        subject.subscribe(recorder)
-        XCTAssertEqual(subject.value, 0)
-        recorder.request(.unlimited)
-        XCTAssertEqual(subject.value, 3)
-        XCTAssertEqual(recorder.events, [.subscription, .value(0), .value(1), .value(2), .value(3), .completion(.finished)])
-        cancellable.cancel()
-    }
-
-    func testCurrentValueSubjectDeliversItsValueBeforeWhatItsUpstreamSendsOnTheFirstRequest() {
-        let subject = CurrentValueSubject<Int, Never>(0)
-        let cancellable = (1...3).publisher.subscribe(subject)
+        let cancellable = upstream.subscribe(subject)
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited)], "no subscriber needed")
+        upstream.send(1)
+        XCTAssertEqual(subject.value, 1)
         let recorder = RecordingSubscriber<Int, Never>(demand: .unlimited)
         subject.subscribe(recorder)
-        XCTAssertEqual(recorder.events, [.subscription, .value(0), .value(1), .value(2), .value(3), .completion(.finished)])
+        upstream.send(2)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2)])
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited)], "asked once")
+        cancellable.cancel()
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited), .cancelled])
+        upstream.releaseSubscribers()
+        recorder.cancel()
+    }
+
+    func testCurrentValueSubjectRunsASynchronousUpstreamAtOnce() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let cancellable = (1...3).publisher.subscribe(subject)
+        XCTAssertEqual(subject.value, 3)
+        let recorder = RecordingSubscriber<Int, Never>(demand: .unlimited)
+        subject.subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
         cancellable.cancel()
     }
 
