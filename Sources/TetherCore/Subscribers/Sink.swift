@@ -84,19 +84,17 @@ extension Subscribers {
 
         /// Calls ``receiveCompletion``, then releases both closures and the subscription.
         ///
-        /// The closures are taken before the call, so a completion sent again from inside
+        /// The completion closure is taken before the call, so a completion sent again from inside
         /// ``receiveCompletion`` reaches nothing, as in Combine.
         /// - Parameter completion: How the publisher finished.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             let receiveCompletion = onCompletion
-            let receiveValue = onValue
-            onValue = nil
             onCompletion = nil
-            let previous = status.withLock(Status.end)
             receiveCompletion?(completion)
-            // The subscription is released after the call, with the closures.
-            withExtendedLifetime((previous, receiveValue)) {}
+            onValue = nil
+            // The subscription is released after the lock, with the closures.
+            _ = status.withLock(Status.end)
             termination.fire()
         }
 
