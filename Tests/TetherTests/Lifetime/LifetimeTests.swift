@@ -250,6 +250,30 @@ final class LedgerOriginTests: TetherTestCase {
         sink.cancel()
     }
 
+    /// A class's stored properties may be changing on another thread, under a lock the ledger
+    /// does not hold: the ledger names a publisher class without reflecting it.
+    func testTheChainNamesAPublisherClassWithoutReflectingIt() throws {
+        try requireLedger()
+        final class Watched: Publisher, CustomReflectable, @unchecked Sendable {
+            typealias Output = Int
+            typealias Failure = Never
+            var reflected = false
+            var customMirror: Mirror {
+                reflected = true
+                return Mirror(self, children: [:])
+            }
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                subscriber.receive(subscription: Subscriptions.empty)
+            }
+        }
+        let watched = Watched()
+        let cancellable = watched.map { $0 + 1 }.eraseToAnyPublisher().sink { _ in }
+        let entry = SubscriptionLedger.snapshot().first { $0.chain.hasPrefix("Sink") }
+        XCTAssertEqual(entry?.chain, "Sink ← AnyPublisher ← Map ← Watched")
+        XCTAssertFalse(watched.reflected)
+        cancellable.cancel()
+    }
+
     func testSubscribeRecordsNoChainForAnOperatorsInnerSubscriber() throws {
         try requireLedger()
         let subject = PassthroughSubject<Int, Never>()

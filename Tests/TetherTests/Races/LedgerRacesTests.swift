@@ -36,4 +36,26 @@ final class LedgerRacesTests: TetherTestCase {
                 box.subject.send(completion: .finished)
             })
     }
+
+    /// The same with a `CurrentValueSubject`, whose sends write its value under its lock while the
+    /// other thread's `sink` names the new chain.
+    func testSinkAndCancelOnACurrentValueSubjectWhileAnotherThreadSetsItsValue() {
+        final class Box: @unchecked Sendable {
+            let subject = CurrentValueSubject<String, Never>("")
+        }
+        Race.run(
+            rounds: 500,
+            setup: { Box() },
+            { box in
+                for value in 0..<50 { box.subject.value = String(repeating: "v", count: 32 + value) }
+            },
+            { box in
+                for _ in 0..<10 {
+                    box.subject.map(\.count).sink { _ in }.cancel()
+                }
+            },
+            check: { box in
+                XCTAssertEqual(box.subject.value.count, 81)
+            })
+    }
 }
