@@ -140,7 +140,9 @@ package final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectC
     @inlinable
     package func start(_ downstream: Downstream) {
         _ = turn.run {
+            withMachine { $0.handingOver = true }
             downstream.receive(subscription: self)
+            withMachine { $0.handingOver = false }
             drain()
         }
     }
@@ -187,8 +189,12 @@ package final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectC
         let (parent, owes) = withMachine { $0.request(demand) }
         // The owed value goes first, before the subject's upstreams are asked and send newer
         // ones. Asked from inside a delivery on this thread, the delivering frame's drain
-        // picks it up instead.
-        if owes { _ = turn.run { drain() } }
+        // picks it up, except from inside `receive(subscription:)`: there Combine delivers a
+        // `CurrentValueSubject`'s value at once, within the request, and so does Tether (one
+        // level deep: a request from inside that delivery is left for the drain).
+        if owes, !turn.run({ drain() }), withMachine({ $0.takeHandingOver() }) {
+            drain()
+        }
         parent?.acknowledgeDownstreamDemand()
     }
 
@@ -289,6 +295,9 @@ package struct SubjectConduitState<Downstream: Subscriber> {
     /// A completion sent from inside a delivery, on the delivering thread.
     @usableFromInline package var completion: Subscribers.Completion<Failure>?
     @usableFromInline package var acknowledged = false
+    /// The subscriber is inside `receive(subscription:)`, and has not yet been given a value
+    /// from inside it.
+    @usableFromInline package var handingOver = false
 
     @inlinable
     package init(downstream: Downstream, parent: any SubjectConduitParent, latest: Output??) {
@@ -391,6 +400,14 @@ package struct SubjectConduitState<Downstream: Subscriber> {
         let parentToTell = acknowledged ? nil : parent
         acknowledged = true
         return (parentToTell, latest != nil)
+    }
+
+    /// Whether the subscriber is inside `receive(subscription:)` with no value given yet; a
+    /// value given now is the last one given from inside it.
+    @inlinable
+    package mutating func takeHandingOver() -> Bool {
+        defer { handingOver = false }
+        return handingOver
     }
 
     @inlinable

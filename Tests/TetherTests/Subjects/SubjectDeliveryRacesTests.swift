@@ -120,3 +120,37 @@ final class SubjectDeliveryRacesTests: TetherTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 }
+
+/// A `CurrentValueSubject`'s value, owed on the first request, is delivered within that request
+/// when it is made from inside `receive(subscription:)`, as Combine does; one level deep.
+final class CurrentValueSubjectRequestOrderTests: TetherTestCase {
+    private final class Logging: Subscriber, @unchecked Sendable {
+        typealias Input = Int
+        typealias Failure = Never
+        var log: [String] = []
+        var subscription: (any Subscription)?
+        func receive(subscription: any Subscription) {
+            self.subscription = subscription
+            log.append("subscription")
+            subscription.request(.max(1))
+            log.append("requested")
+        }
+        func receive(_ input: Int) -> Subscribers.Demand {
+            log.append("value \(input)")
+            subscription?.request(.max(1))
+            log.append("requested again")
+            return .none
+        }
+        func receive(completion: Subscribers.Completion<Never>) { log.append("completion") }
+    }
+
+    func testTheValueComesWithinARequestMadeWhileTakingTheSubscription() {
+        let subject = CurrentValueSubject<Int, Never>(7)
+        let subscriber = Logging()
+        subject.subscribe(subscriber)
+        XCTAssertEqual(subscriber.log, ["subscription", "value 7", "requested again", "requested"])
+        subject.send(8)
+        XCTAssertEqual(subscriber.log.suffix(2), ["value 8", "requested again"])
+        subscriber.subscription?.cancel()
+    }
+}
