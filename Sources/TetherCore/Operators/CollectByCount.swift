@@ -49,8 +49,12 @@ extension Publishers {
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 extension Publishers.CollectByCount {
-    /// The subscription: the buffer and the downstream live on the upstream's serial path,
-    /// handed over through a ``DeliveryGate``; who ends the stream is decided under `link`.
+    /// The subscription. The buffer lives on the upstream's serial path, handed over through a
+    /// ``DeliveryGate``; whether the upstream is still attached is decided under `link`.
+    ///
+    /// As Combine's, it passes every upstream completion on, even after a `cancel` or a first
+    /// completion (only the buffer's rest is dropped then), ignores a `cancel` that comes before
+    /// the subscription, and holds the downstream for its whole life.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -64,13 +68,10 @@ extension Publishers.CollectByCount {
 
         @usableFromInline let link = Locked(Link.awaitingSubscription)
         @usableFromInline let gate = DeliveryGate()
-        /// Set by `cancel`; read between a partial array and `.finished`, so a downstream that
-        /// cancels from inside `receive(_:)` gets nothing after its `cancel()` returns.
-        @usableFromInline let cancelled = Atomic<Bool>(false)
         @usableFromInline let count: Int
-        /// Serial path only, or whichever side the gate names; `nil` once released.
-        @usableFromInline var downstream: Downstream?
-        /// Serial path only, like `downstream`.
+        /// Held for the whole life, as Combine holds it.
+        @usableFromInline let downstream: Downstream
+        /// Serial path only, or whichever side the gate names.
         @usableFromInline var buffer: [Upstream.Output] = []
 
         @inlinable
@@ -97,7 +98,7 @@ extension Publishers.CollectByCount {
                 return
             }
             gate.open()
-            downstream?.receive(subscription: self)
+            downstream.receive(subscription: self)
             if gate.leave() {
                 release()
             }
@@ -105,7 +106,7 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard gate.enterIfSubscribed(), let downstream else { return .none }
+            guard gate.enterIfSubscribed() else { return .none }
             buffer.append(input)
             var demand = Subscribers.Demand.none
             if buffer.count == count {
@@ -123,29 +124,21 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let previous = link.withLock { link -> Link in
-                defer { link = .terminal }
-                return link
-            }
-            switch previous {
-            case .terminal:
-                return
-            case .awaitingSubscription, .subscribed:
+            link.withLock { $0 = .terminal }
+            // A stopped gate (a cancel or an earlier completion) has released the buffer.
+            if gate.enterEvenBeforeSubscription() {
                 gate.stopFromSerialPath()
-                let (downstream, rest) = (self.downstream, buffer)
+                let rest = buffer
                 release()
-                guard let downstream else { return }
                 if case .finished = completion, !rest.isEmpty {
                     _ = downstream.receive(rest)
-                    if cancelled.load(ordering: .acquiring) { return }
                 }
-                downstream.receive(completion: completion)
             }
+            downstream.receive(completion: completion)
         }
 
         @usableFromInline
         func release() {
-            downstream = nil
             buffer = []
         }
 
@@ -161,8 +154,10 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func cancel() {
-            cancelled.store(true, ordering: .releasing)
             let previous = link.withLock { link -> Link in
+                // Before the subscription there is nothing to cancel; Combine subscribes normally
+                // when it arrives.
+                if case .awaitingSubscription = link { return link }
                 defer { link = .terminal }
                 return link
             }
@@ -174,8 +169,20 @@ extension Publishers.CollectByCount {
         }
 
         @usableFromInline var description: String { "CollectByCount" }
-        /// Only `count`: the buffer and the downstream belong to the serial path.
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["count": count]) }
+        /// Combine's children. The buffer belongs to the serial path, which fills it without a
+        /// lock, so the mirror shows it empty.
+        @usableFromInline var customMirror: Mirror {
+            let upstream: (any Subscription)? = link.withLock { link in
+                if case .subscribed(let upstream) = link { upstream } else { nil }
+            }
+            let children: KeyValuePairs<String, Any> = [
+                "downstream": downstream,
+                "upstreamSubscription": upstream as Any,
+                "buffer": [Upstream.Output](),
+                "count": count,
+            ]
+            return Mirror(self, children: children)
+        }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -80,10 +80,13 @@ extension Publishers {
 extension Publishers.HandleEvents {
     /// The subscription: runs the hooks around each signal it relays.
     ///
-    /// As in ``TryRelay``, who ends the stream is decided under the `shared` lock, while the
-    /// downstream and the serial-path hooks are handed over through a ``DeliveryGate`` so that a
-    /// value takes no lock. `receiveRequest` is kept twice: the serial path calls its own copy for
-    /// demand returned from `receive(_:)`, `request(_:)` calls the locked one.
+    /// As Combine's, it holds the downstream for its whole life and, once the stream has ended
+    /// (a completion or a cancel), still passes every upstream value and completion on, without
+    /// running the hooks; a `cancel` before the subscription is ignored, and a request before it
+    /// runs `receiveRequest`. Who ends the stream is decided under the `shared` lock, while the
+    /// serial-path hooks are handed over through a ``DeliveryGate`` so that a value takes no lock.
+    /// `receiveRequest` is kept twice: the serial path calls its own copy for demand returned from
+    /// `receive(_:)`, `request(_:)` calls the locked one.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -94,15 +97,13 @@ extension Publishers.HandleEvents {
         /// What the upstream's serial path needs; `nil` once released.
         @usableFromInline
         internal struct Owned {
-            @usableFromInline let downstream: Downstream
             @usableFromInline let receiveSubscription: ((any Subscription) -> Void)?
             @usableFromInline let receiveOutput: ((Output) -> Void)?
             @usableFromInline let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
             @usableFromInline let receiveRequest: ((Subscribers.Demand) -> Void)?
 
             @inlinable
-            init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
-                self.downstream = downstream
+            init(events: Publishers.HandleEvents<Upstream>) {
                 receiveSubscription = events.receiveSubscription
                 receiveOutput = events.receiveOutput
                 receiveCompletion = events.receiveCompletion
@@ -147,13 +148,18 @@ extension Publishers.HandleEvents {
         @usableFromInline
         internal let gate = DeliveryGate()
 
+        /// Held for the whole life, as Combine holds it.
+        @usableFromInline
+        internal let downstream: Downstream
+
         /// Read and written only on the serial path, or by the side the gate names.
         @usableFromInline
         internal var owned: Owned?
 
         @inlinable
         internal init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
-            owned = Owned(downstream: downstream, events: events)
+            self.downstream = downstream
+            owned = Owned(events: events)
             shared = Locked(Shared(receiveRequest: events.receiveRequest, receiveCancel: events.receiveCancel))
             Ledger.enter(self)
         }
@@ -170,15 +176,20 @@ extension Publishers.HandleEvents {
                 return true
             }
             guard accepted else {
+                // Combine runs the hook for a subscription it turns away, until the stream ends.
+                if gate.enterEvenBeforeSubscription() {
+                    owned?.receiveSubscription?(subscription)
+                    if gate.leave() {
+                        owned = nil
+                    }
+                }
                 subscription.cancel()
                 return
             }
             // Nobody can have stopped the stream yet: the downstream has not seen this object.
             gate.open()
-            if let owned {
-                owned.receiveSubscription?(subscription)
-                owned.downstream.receive(subscription: self)
-            }
+            owned?.receiveSubscription?(subscription)
+            downstream.receive(subscription: self)
             if gate.leave() {
                 owned = nil
             }
@@ -186,12 +197,13 @@ extension Publishers.HandleEvents {
 
         @inlinable
         internal func receive(_ input: Output) -> Subscribers.Demand {
-            guard gate.enterEvenBeforeSubscription(), let owned else { return .none }
+            // After the end the value still goes down, without the hooks.
+            guard gate.enterEvenBeforeSubscription(), let owned else { return downstream.receive(input) }
             owned.receiveOutput?(input)
-            let demand = owned.downstream.receive(input)
+            let demand = downstream.receive(input)
             if gate.leave() {
                 self.owned = nil
-                return .none
+                return demand
             }
             if demand > 0 {
                 owned.receiveRequest?(demand)
@@ -204,13 +216,14 @@ extension Publishers.HandleEvents {
             let previous = shared.withLock { $0.terminate() }
             switch previous.link {
             case .terminal:
-                return
+                // After the end the completion still goes down, without the hook.
+                downstream.receive(completion: completion)
             case .awaitingSubscription, .subscribed:
                 gate.stopFromSerialPath()
                 let released = owned
                 owned = nil
                 released?.receiveCompletion?(completion)
-                released?.downstream.receive(completion: completion)
+                downstream.receive(completion: completion)
             }
         }
 
@@ -218,7 +231,7 @@ extension Publishers.HandleEvents {
         internal func request(_ demand: Subscribers.Demand) {
             let (upstream, hook) = shared.withLock {
                 shared -> ((any Subscription)?, ((Subscribers.Demand) -> Void)?) in
-                guard case .subscribed(let upstream) = shared.link else { return (nil, nil) }
+                guard case .subscribed(let upstream) = shared.link else { return (nil, shared.receiveRequest) }
                 return (upstream, shared.receiveRequest)
             }
             hook?(demand)
@@ -227,8 +240,13 @@ extension Publishers.HandleEvents {
 
         @inlinable
         internal func cancel() {
-            let previous = shared.withLock { $0.terminate() }
-            guard case .subscribed(let upstream) = previous.link else { return }
+            let previous = shared.withLock { shared -> Shared? in
+                // Before the subscription there is nothing to cancel; Combine subscribes normally
+                // when it arrives.
+                if case .awaitingSubscription = shared.link { return nil }
+                return shared.terminate()
+            }
+            guard let previous, case .subscribed(let upstream) = previous.link else { return }
             previous.receiveCancel?()
             if gate.stopFromOutside() {
                 owned = nil

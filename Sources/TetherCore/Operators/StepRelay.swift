@@ -77,12 +77,10 @@ where Downstream.Input == Input {
     /// What the serial path needs; `nil` once released.
     @usableFromInline
     package struct Owned {
-        @usableFromInline package let downstream: Downstream
         @usableFromInline package let step: Step
 
         @inlinable
-        package init(downstream: Downstream, step: @escaping Step) {
-            self.downstream = downstream
+        package init(step: @escaping Step) {
             self.step = step
         }
     }
@@ -123,6 +121,11 @@ where Downstream.Input == Input {
 
     @usableFromInline
     package let gate = DeliveryGate()
+
+    /// Held for the relay's whole life, as Combine holds it: a downstream that keeps its
+    /// subscription after the end keeps the relay, and so itself, alive until it lets go.
+    @usableFromInline
+    package let downstream: Downstream
 
     /// Read and written only on the serial path, or by the side the gate names.
     @usableFromInline
@@ -168,7 +171,8 @@ where Downstream.Input == Input {
         self.beforeSubscription = beforeSubscription
         self.mapFailure = mapFailure
         self.mapThrown = mapThrown
-        owned = Owned(downstream: downstream, step: step)
+        self.downstream = downstream
+        owned = Owned(step: step)
         Ledger.enter(self)
     }
 
@@ -189,8 +193,8 @@ where Downstream.Input == Input {
         }
         // Nobody can have stopped the stream yet: the downstream has not seen the relay.
         gate.open()
-        if let owned {
-            owned.downstream.receive(subscription: self)
+        if owned != nil {
+            downstream.receive(subscription: self)
             if finishesAtOnce {
                 end(.finished, cancellingUpstream: true, inDelivery: true)
                 return
@@ -208,7 +212,7 @@ where Downstream.Input == Input {
         var demand = Subscribers.Demand.none
         switch owned.step(input) {
         case .pass:
-            demand = owned.downstream.receive(input)
+            demand = downstream.receive(input)
             if policesReturnedDemand, demand > 0 {
                 demand = policy.withLock { $0.forward(demand, isRequest: false) } ?? .none
             }
@@ -217,7 +221,7 @@ where Downstream.Input == Input {
         case .skipAndReplace:
             demand = .max(1)
         case .passAndFinish:
-            _ = owned.downstream.receive(input)
+            _ = downstream.receive(input)
             end(.finished, cancellingUpstream: true, inDelivery: true)
             return .none
         case .finish:
@@ -259,10 +263,10 @@ where Downstream.Input == Input {
     ) {
         // While the phase is `subscribed`, `cancel` has not released the serial-path state, so
         // it can be read here.
-        let (ending, downstream) = control.withLock { control -> (Ending, Downstream?) in
-            guard case .subscribed(let upstream) = control.phase else { return (.ignored, nil) }
+        let ending = control.withLock { control -> Ending in
+            guard case .subscribed(let upstream) = control.phase else { return .ignored }
             control.phase = .terminal
-            return (.deliver(upstream: upstream), owned?.downstream)
+            return .deliver(upstream: upstream)
         }
         if case .ignored = ending, !inDelivery { return }
         gate.stopFromSerialPath()
@@ -272,7 +276,7 @@ where Downstream.Input == Input {
             return
         case .deliver(let upstream):
             if cancellingUpstream { upstream?.cancel() }
-            downstream?.receive(completion: completion)
+            downstream.receive(completion: completion)
         }
     }
 

@@ -6,8 +6,8 @@
 /// Each operator supplies a `step` that turns an upstream value into an output, or into `nil` to
 /// skip it (the skip is compensated with a demand of one). When the step throws, the relay
 /// cancels the upstream, fails the downstream with the error, and from then on ignores whatever
-/// the upstream still sends. Completion, failure and cancel all release the downstream and the
-/// step at once. A signal before the upstream's subscription is handled as the operator's
+/// the upstream still sends. Completion, failure and cancel release the step at once; the downstream is
+/// held for the relay's whole life, as Combine holds it. A signal before the upstream's subscription is handled as the operator's
 /// ``BeforeSubscription`` says (a throw there fails the downstream, with no upstream to cancel).
 ///
 /// Who ends the stream (an upstream completion, a throw, or the downstream's `cancel` from any
@@ -28,12 +28,10 @@ where Downstream.Failure == any Error {
     /// What the serial path needs; `nil` once released.
     @usableFromInline
     internal struct Owned {
-        @usableFromInline let downstream: Downstream
         @usableFromInline let step: Step
 
         @inlinable
-        init(downstream: Downstream, step: @escaping Step) {
-            self.downstream = downstream
+        init(step: @escaping Step) {
             self.step = step
         }
     }
@@ -51,6 +49,11 @@ where Downstream.Failure == any Error {
     @usableFromInline
     internal let gate = DeliveryGate()
 
+    /// Held for the relay's whole life, as Combine holds it: a downstream that keeps its
+    /// subscription after the end keeps the relay, and so itself, alive until it lets go.
+    @usableFromInline
+    internal let downstream: Downstream
+
     /// Read and written only on the serial path, or by the side the gate names.
     @usableFromInline
     internal var owned: Owned?
@@ -67,7 +70,8 @@ where Downstream.Failure == any Error {
     ) {
         self.name = name
         self.beforeSubscription = beforeSubscription
-        owned = Owned(downstream: downstream, step: step)
+        self.downstream = downstream
+        owned = Owned(step: step)
         Ledger.enter(self)
     }
 
@@ -88,9 +92,7 @@ where Downstream.Failure == any Error {
         }
         // Nobody can have stopped the stream yet: the downstream has not seen the relay.
         gate.open()
-        if let downstream = owned?.downstream {
-            downstream.receive(subscription: self)
-        }
+        downstream.receive(subscription: self)
         if gate.leave() {
             owned = nil
         }
@@ -108,12 +110,12 @@ where Downstream.Failure == any Error {
         let demand: Subscribers.Demand
         do {
             if let output = try owned.step(input) {
-                demand = owned.downstream.receive(output)
+                demand = downstream.receive(output)
             } else {
                 demand = .max(1)
             }
         } catch {
-            fail(error, owned.downstream)
+            fail(error)
             return .none
         }
         if gate.leave() {
@@ -126,7 +128,7 @@ where Downstream.Failure == any Error {
     /// The step threw: cancel the upstream, then fail the downstream, unless the downstream
     /// cancelled first.
     @usableFromInline
-    internal func fail(_ error: any Error, _ downstream: Downstream) {
+    internal func fail(_ error: any Error) {
         let previous = link.withLock { link -> Link in
             defer { link = .terminal }
             return link
@@ -164,9 +166,8 @@ where Downstream.Failure == any Error {
             return
         case .awaitingSubscription, .subscribed:
             gate.stopFromSerialPath()
-            let released = owned
             owned = nil
-            released?.downstream.receive(completion: completion.eraseError())
+            downstream.receive(completion: completion.eraseError())
         case .terminal:
             return
         }

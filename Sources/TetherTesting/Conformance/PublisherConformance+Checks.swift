@@ -325,8 +325,10 @@ extension PublisherChecker {
                 live.cancel()
             }
             probe = nil
+            let description = describe(subscription)
+            if options.subscriberRelease == .withTheSubscription { subscription = nil }
             if !eventually({ released == nil }) {
-                log.record("3.13", "after cancel(), the subscription (\(describe(subscription))) still holds the subscriber.")
+                log.record("3.13", "after cancel(), the subscription (\(description)) still holds the subscriber.")
             }
             withExtendedLifetime((source, subscription)) {}
         }
@@ -347,10 +349,12 @@ extension PublisherChecker {
                 live.releaseSubscription()
             }
             probe = nil
+            let description = describe(subscription)
+            if options.subscriberRelease == .withTheSubscription { subscription = nil }
             if !eventually({ released == nil }) {
                 log.record(
                     "3.13",
-                    "after the completion, the subscription (\(describe(subscription))) still holds the subscriber; Combine's publishers let go on completion as on cancel.")
+                    "after the completion, the subscription (\(description)) still holds the subscriber; Combine's publishers let go on completion as on cancel.")
             }
             withExtendedLifetime((source, subscription)) {}
         }

@@ -42,7 +42,8 @@ import Darwin
 /// - §3.12 nothing arrives after `cancel()` returns (or, with ``Options/Cancellation/eventual``,
 ///   signals stop);
 /// - §3.13 after `cancel()`, and after the completion, the publisher lets go of the subscriber
-///   (checked with a weak reference while the subscription object is kept alive);
+///   (checked with a weak reference while the subscription object is kept alive, or, with
+///   ``Options/subscriberRelease`` `.withTheSubscription`, once the subscription goes too);
 /// - §3.17 demand of `.max(Int.max)`, and cumulative demand that saturates to `.unlimited`.
 ///
 /// ``Options/termination`` adapts the checks to a publisher that fails instead of finishing
@@ -88,6 +89,18 @@ public enum PublisherConformance {
             case never
         }
 
+        /// When the subscription lets go of its subscriber (§3.13).
+        public enum SubscriberRelease: Sendable {
+            /// On `cancel()` and on the completion, even while the subscription object lives on.
+            case onCancelAndCompletion
+            /// Only with the subscription object itself: the subscription holds the subscriber for
+            /// its whole life, as Combine's operators that are their own downstream's subscription
+            /// do (`tryMap`, `dropFirst`, `reduce`, `handleEvents`…). §3.13 then checks that the
+            /// subscriber goes once it and its subscription are both let go after a cancel or the
+            /// completion.
+            case withTheSubscription
+        }
+
         /// How the publisher counts demand.
         public enum DemandAccounting: Sendable {
             /// Every value uses up one unit of demand (the contract).
@@ -123,6 +136,8 @@ public enum PublisherConformance {
         /// How long to wait before concluding that nothing more arrives, in seconds; raise it
         /// for publishers that deliver asynchronously.
         public var quietPeriod: Double
+        /// When the subscription lets go of its subscriber.
+        public var subscriberRelease: SubscriberRelease
 
         /// Creates options; the defaults suit a synchronous, unicast publisher.
         /// - Parameters:
@@ -135,6 +150,7 @@ public enum PublisherConformance {
         ///   - maximumNesting: How deeply `receive(_:)` may nest on one thread.
         ///   - timeout: How long to wait for what must happen, in seconds.
         ///   - quietPeriod: How long to wait before concluding nothing more arrives, in seconds.
+        ///   - subscriberRelease: When the subscription lets go of its subscriber.
         public init(
             zeroDemand: ZeroDemand = .unchecked,
             termination: Termination = .finishes,
@@ -144,7 +160,8 @@ public enum PublisherConformance {
             cancellation: Cancellation = .immediate,
             maximumNesting: Int = 1,
             timeout: Double = 2,
-            quietPeriod: Double = 0
+            quietPeriod: Double = 0,
+            subscriberRelease: SubscriberRelease = .onCancelAndCompletion
         ) {
             self.zeroDemand = zeroDemand
             self.termination = termination
@@ -155,6 +172,7 @@ public enum PublisherConformance {
             self.maximumNesting = maximumNesting
             self.timeout = timeout
             self.quietPeriod = quietPeriod
+            self.subscriberRelease = subscriberRelease
         }
     }
 

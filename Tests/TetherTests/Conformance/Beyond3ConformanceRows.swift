@@ -69,11 +69,11 @@ extension ConformanceTableTests {
                 make: { recorded(5).switchIfEmpty(recorded(3)) },
                 failing: { recorded(2, thenFails: true).switchIfEmpty(recorded(3)) }),
             .cold(
-                "Publishers.TakeUntil", elements: 5, options: .tether(),
+                "Publishers.TakeUntil", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(9).take(until: { $0 == 5 }) },
                 failing: { recorded(2, thenFails: true).take(until: { $0 == 5 }) }),
             .cold(
-                "Publishers.TakeUntil", "inclusive", elements: 5, options: .tether(),
+                "Publishers.TakeUntil", "inclusive", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(9).take(until: { $0 == 4 }, inclusive: true) },
                 failing: { recorded(2, thenFails: true).take(until: { $0 == 4 }, inclusive: true) }),
             // Composed operators: the rows name the existing types they return.
@@ -81,7 +81,7 @@ extension ConformanceTableTests {
                 wrapped(passthroughUnderTest()) { $0.partition { $0 >= 0 }.matching }
             },
             .cold(
-                "Publishers.Map", "withUnretained", elements: 5, options: .tether(),
+                "Publishers.Map", "withUnretained", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(5).withUnretained(beyond3RowsOwner) { $1 } },
                 failing: { recorded(2, thenFails: true).withUnretained(beyond3RowsOwner) { $1 } }),
             // Never completes, like Published.Publisher: the current value, then each set, read

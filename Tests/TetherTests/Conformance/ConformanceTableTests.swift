@@ -51,8 +51,12 @@ struct ConformanceRow {
 extension PublisherConformance.Options {
     /// What Tether's synchronous publishers promise: thread-safe requests and sends,
     /// nothing after `cancel()` returns, and a trap on `request(.none)`.
-    static func tether(multicast: Bool = false) -> Self {
-        Self(zeroDemand: .traps, multicast: multicast, concurrentSignals: true, cancellation: .immediate)
+    /// - Parameter keepsSubscriber: The subscription holds its subscriber for its whole life, as
+    ///   Combine's operators that are their own downstream's subscription do.
+    static func tether(multicast: Bool = false, keepsSubscriber: Bool = false) -> Self {
+        Self(
+            zeroDemand: .traps, multicast: multicast, concurrentSignals: true, cancellation: .immediate,
+            subscriberRelease: keepsSubscriber ? .withTheSubscription : .onCancelAndCompletion)
     }
 }
 
@@ -232,14 +236,14 @@ final class ConformanceTableTests: TetherTestCase {
                 wrapped(passthroughUnderTest()) { $0.compactMap { Optional($0) } }
             },
             .cold(
-                "Publishers.HandleEvents", elements: 5, options: .tether(),
+                "Publishers.HandleEvents", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { observed(recorded(5)) }, failing: { observed(recorded(2, thenFails: true)) }),
         ]
     }
 
     private static var rows3: [ConformanceRow] {
         [
-            .driven("Publishers.HandleEvents", "subject", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.HandleEvents", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
                 wrapped(currentValueUnderTest()) { observed($0) }
             },
             .cold(
@@ -268,20 +272,20 @@ final class ConformanceTableTests: TetherTestCase {
                 wrapped(passthroughUnderTest()) { $0.map(\.magnitude, \.description, \.bitWidth) }
             },
             .cold(
-                "Publishers.TryMap", "throwing", elements: 5, options: .tether(),
+                "Publishers.TryMap", "throwing", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(5).tryMap(throwingOnNegative) }, failing: { recorded(5).tryMap(throwingOnTwo) }),
             .cold(
-                "Publishers.TryMap", "upstream failure", elements: 5, options: .tether(),
+                "Publishers.TryMap", "upstream failure", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(5).tryMap(throwingOnNegative) },
                 failing: { recorded(2, thenFails: true).tryMap(throwingOnNegative) }),
-            .driven("Publishers.TryMap", "subject", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.TryMap", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
                 throwingUnderTest { $0.tryMap(throwingOnNegative) }
             },
             .cold(
-                "Publishers.TryFilter", elements: 5, options: .tether(),
+                "Publishers.TryFilter", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(10).tryFilter(keepingEvens) },
                 failing: { recorded(10).tryFilter { try keepingEvens($0) && throwingOnTwo($0) >= 0 } }),
-            .driven("Publishers.TryFilter", "subject", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.TryFilter", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
                 throwingUnderTest { $0.tryFilter { try throwingOnNegative($0) >= 0 } }
             },
         ]
@@ -290,34 +294,34 @@ final class ConformanceTableTests: TetherTestCase {
     private static var rows4: [ConformanceRow] {
         [
             .cold(
-                "Publishers.TryCompactMap", elements: 5, options: .tether(),
+                "Publishers.TryCompactMap", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(10).tryCompactMap(halvingEvens) },
                 failing: { recorded(10).tryCompactMap { try halvingEvens(throwingOnTwo($0)) } }),
-            .driven("Publishers.TryCompactMap", "subject", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.TryCompactMap", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
                 throwingUnderTest { $0.tryCompactMap { Optional(try throwingOnNegative($0)) } }
             },
             // Sequence operators (first, last, output, prefix, drop, concatenate).
-            .cold("Publishers.First", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().first() },
-            .cold("Publishers.FirstWhere", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().first { $0 > 2 } },
-            .cold("Publishers.TryFirstWhere", elements: 1, options: .tether()) { (0..<5).publisher.tryFirst { $0 > 2 } },
-            .cold("Publishers.Last", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().last() },
-            .cold("Publishers.LastWhere", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().last { $0 < 3 } },
-            .cold("Publishers.TryLastWhere", elements: 1, options: .tether()) { (0..<5).publisher.tryLast { $0 < 3 } },
-            .cold("Publishers.Output", elements: 5, options: .tether()) { (0..<10).publisher.eraseToAnyPublisher().output(in: 2..<7) },
-            .cold("Publishers.Output", "prefix", elements: 5, options: .tether()) { (0..<10).publisher.eraseToAnyPublisher().prefix(5) },
-            .driven("Publishers.Output", "subject", elements: 5, options: .tether(multicast: true)) {
+            .cold("Publishers.First", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().first() },
+            .cold("Publishers.FirstWhere", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().first { $0 > 2 } },
+            .cold("Publishers.TryFirstWhere", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.tryFirst { $0 > 2 } },
+            .cold("Publishers.Last", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().last() },
+            .cold("Publishers.LastWhere", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().last { $0 < 3 } },
+            .cold("Publishers.TryLastWhere", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.tryLast { $0 < 3 } },
+            .cold("Publishers.Output", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<10).publisher.eraseToAnyPublisher().output(in: 2..<7) },
+            .cold("Publishers.Output", "prefix", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<10).publisher.eraseToAnyPublisher().prefix(5) },
+            .driven("Publishers.Output", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
                 wrapped(passthroughUnderTest()) { $0.output(in: 0...) }
             },
-            .cold("Publishers.PrefixWhile", elements: 5, options: .tether()) { (0..<10).publisher.eraseToAnyPublisher().prefix { $0 < 5 } },
+            .cold("Publishers.PrefixWhile", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<10).publisher.eraseToAnyPublisher().prefix { $0 < 5 } },
         ]
     }
 
     private static var rows5: [ConformanceRow] {
         [
-            .cold("Publishers.TryPrefixWhile", elements: 5, options: .tether()) { (0..<10).publisher.tryPrefix { $0 < 5 } },
-            .cold("Publishers.Drop", elements: 5, options: .tether()) { (0..<7).publisher.eraseToAnyPublisher().dropFirst(2) },
-            .cold("Publishers.DropWhile", elements: 5, options: .tether()) { (0..<8).publisher.eraseToAnyPublisher().drop { $0 < 3 } },
-            .cold("Publishers.TryDropWhile", elements: 5, options: .tether()) { (0..<8).publisher.tryDrop { $0 < 3 } },
+            .cold("Publishers.TryPrefixWhile", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<10).publisher.tryPrefix { $0 < 5 } },
+            .cold("Publishers.Drop", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<7).publisher.eraseToAnyPublisher().dropFirst(2) },
+            .cold("Publishers.DropWhile", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<8).publisher.eraseToAnyPublisher().drop { $0 < 3 } },
+            .cold("Publishers.TryDropWhile", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<8).publisher.tryDrop { $0 < 3 } },
             .cold("Publishers.PrefixUntilOutput", elements: 5, options: .tether()) {
                 (0..<5).publisher.prefix(untilOutputFrom: Empty<Int, Never>(completeImmediately: false))
             },
@@ -453,8 +457,8 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.Buffer", "subject", elements: 5, options: .tetherIgnoringZeroDemand) {
                 wrapped(passthroughUnderTest()) { $0.buffer(size: 10, prefetch: .byRequest, whenFull: .dropOldest) }
             },
-            .cold("Publishers.Print", elements: 5, options: .tether()) { (0..<5).publisher.print("row", to: DiscardingStream()) },
-            .driven("Publishers.Print", "subject", elements: 5, options: .tether(multicast: true)) {
+            .cold("Publishers.Print", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.print("row", to: DiscardingStream()) },
+            .driven("Publishers.Print", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
                 wrapped(passthroughUnderTest()) { $0.print(to: DiscardingStream()) }
             },
             .cold("Publishers.Breakpoint", elements: 5, options: .tether()) { (0..<5).publisher.breakpoint() },
@@ -468,7 +472,7 @@ final class ConformanceTableTests: TetherTestCase {
         [
             // ops-reduce: scan, errors, duplicates, replacement, collecting and reducing operators.
             .cold("Publishers.Scan", elements: 5, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().scan(0, +) },
-            .cold("Publishers.TryScan", elements: 5, options: .tether()) { (0..<5).publisher.tryScan(0, +) },
+            .cold("Publishers.TryScan", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.tryScan(0, +) },
             .cold("Publishers.SetFailureType", elements: 5, options: .tether()) {
                 (0..<5).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
             },
@@ -478,10 +482,10 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.RemoveDuplicates", elements: 5, options: .tether()) {
                 [0, 0, 1, 2, 2, 3, 4].publisher.eraseToAnyPublisher().removeDuplicates()
             },
-            .cold("Publishers.TryRemoveDuplicates", elements: 5, options: .tether()) {
+            .cold("Publishers.TryRemoveDuplicates", elements: 5, options: .tether(keepsSubscriber: true)) {
                 [0, 1, 1, 2, 3, 3, 4].publisher.tryRemoveDuplicates(by: ==)
             },
-            .cold("Publishers.CollectByCount", elements: 3, options: .tether()) { (0..<8).publisher.collect(3) },
+            .cold("Publishers.CollectByCount", elements: 3, options: .tether(keepsSubscriber: true)) { (0..<8).publisher.collect(3) },
             .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether()) { (0..<5).publisher.replaceEmpty(with: 9) },
             .cold("Publishers.ReplaceEmpty", "empty", elements: 1, options: .tether()) {
                 Empty<Int, Never>().replaceEmpty(with: 9)
@@ -495,24 +499,24 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.IgnoreOutput", elements: 0, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.ignoreOutput() }
             },
-            .cold("Publishers.Collect", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().collect() },
-            .cold("Publishers.Reduce", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().reduce(0, +) },
-            .cold("Publishers.TryReduce", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().tryReduce(0, +) },
-            .cold("Publishers.Count", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().count() },
-            .cold("Publishers.Comparison", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().max() },
-            .cold("Publishers.TryComparison", elements: 1, options: .tether()) { (0..<5).publisher.tryMin(by: <) },
-            .cold("Publishers.AllSatisfy", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().allSatisfy { $0 < 9 } },
-            .cold("Publishers.TryAllSatisfy", elements: 1, options: .tether()) {
+            .cold("Publishers.Collect", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().collect() },
+            .cold("Publishers.Reduce", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().reduce(0, +) },
+            .cold("Publishers.TryReduce", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().tryReduce(0, +) },
+            .cold("Publishers.Count", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().count() },
+            .cold("Publishers.Comparison", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().max() },
+            .cold("Publishers.TryComparison", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.tryMin(by: <) },
+            .cold("Publishers.AllSatisfy", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().allSatisfy { $0 < 9 } },
+            .cold("Publishers.TryAllSatisfy", elements: 1, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.eraseToAnyPublisher().tryAllSatisfy { $0 < 9 }
             },
-            .cold("Publishers.Contains", elements: 1, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().contains(3) },
-            .cold("Publishers.ContainsWhere", elements: 1, options: .tether()) {
+            .cold("Publishers.Contains", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().contains(3) },
+            .cold("Publishers.ContainsWhere", elements: 1, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.eraseToAnyPublisher().contains { $0 > 9 }
             },
-            .cold("Publishers.TryContainsWhere", elements: 1, options: .tether()) {
+            .cold("Publishers.TryContainsWhere", elements: 1, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.eraseToAnyPublisher().tryContains { $0 == 2 }
             },
-            .driven("Publishers.Reduce", "subject", elements: 1, options: .tether(multicast: true)) {
+            .driven("Publishers.Reduce", "subject", elements: 1, options: .tether(multicast: true, keepsSubscriber: true)) {
                 wrapped(passthroughUnderTest()) { $0.reduce(0, +) }
             },
         ]
@@ -609,20 +613,20 @@ final class ConformanceTableTests: TetherTestCase {
     private static var foundationRows: [ConformanceRow] {
         [
             .cold(
-                "Publishers.Decode", elements: 5, options: .tether(),
+                "Publishers.Decode", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(5).map { Data("[\($0)]".utf8) }.decode(type: [Int].self, decoder: JSONDecoder()) },
                 failing: {
                     recorded(5).map { Data($0 == 2 ? "{".utf8 : "[\($0)]".utf8) }
                         .decode(type: [Int].self, decoder: JSONDecoder())
                 }),
             .cold(
-                "Publishers.Decode", "upstream failure", elements: 5, options: .tether(),
+                "Publishers.Decode", "upstream failure", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(5).map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder()) },
                 failing: {
                     recorded(2, thenFails: true).map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder())
                 }),
             .cold(
-                "Publishers.Encode", elements: 5, options: .tether(),
+                "Publishers.Encode", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(5).encode(encoder: JSONEncoder()) },
                 failing: { recorded(2, thenFails: true).encode(encoder: JSONEncoder()) }),
             .driven("NotificationCenter.Publisher", elements: 5, options: .tether(), make: notificationsUnderTest),
@@ -642,11 +646,11 @@ final class ConformanceTableTests: TetherTestCase {
             },
             // A relay never finishes: prefix(5) ends each subscription after the elements, and
             // cancels the relay's subscription, which is what these rows check.
-            .driven("PassthroughRelay", "prefix", elements: 5, options: .tether(multicast: true)) {
+            .driven("PassthroughRelay", "prefix", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
                 let relay = PassthroughRelay<Int>()
                 return .hot(relay.prefix(5), send: { relay.accept($0) }, finish: {})
             },
-            .driven("CurrentValueRelay", "prefix", elements: 5, options: .tether(multicast: true)) {
+            .driven("CurrentValueRelay", "prefix", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
                 let relay = CurrentValueRelay(0)
                 return .hot(relay.prefix(5), replays: 1, send: { relay.accept($0) }, finish: {})
             },

@@ -154,10 +154,11 @@ final class FirstLastTests: TetherTestCase {
             publisher.first { [token] _ in _ = token; return false }.subscribe(recorder)
             recorder.cancel()
         }
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
         XCTAssertNil(weakToken)
         XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
         publisher.releaseSubscribers()
+        XCTAssertNil(weakRecorder)
     }
 
     func testReleasesDownstreamAndPredicateOnCompletion() {
@@ -173,9 +174,10 @@ final class FirstLastTests: TetherTestCase {
             publisher.send(1)
             publisher.send(completion: .finished)
         }
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
         XCTAssertNil(weakToken)
         publisher.releaseSubscribers()
+        XCTAssertNil(weakRecorder)
     }
 
     func testSpecialisationsComputeRightAway() {

@@ -52,9 +52,10 @@ final class TryFilterTests: TetherTestCase {
             publisher.tryFilter { [token] _ in _ = token; return true }.subscribe(recorder)
             recorder.cancel()
         }
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
         XCTAssertNil(weakToken)
         publisher.releaseSubscribers()
+        XCTAssertNil(weakRecorder)
     }
 
     func testFilterThenTryFilterFusesAndSkipsTheSecondTestForRejectedValues() {

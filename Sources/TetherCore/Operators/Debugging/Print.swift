@@ -88,11 +88,12 @@ internal struct PrintTarget: TextOutputStream {
 extension Publishers.Print {
     /// The subscription: logs each signal and each call, then passes it on.
     ///
-    /// Every signal and call is logged as it arrives; what is passed on follows the contract
-    /// (nothing after a cancel or completion). Who ends the stream is decided under the `link`
-    /// lock, the downstream is handed over through a ``DeliveryGate``, and the stream has a lock
-    /// of its own, held only while one line is written, so that lines from different threads
-    /// never interleave.
+    /// Every signal and call is logged as it arrives and, as Combine's, every upstream value and
+    /// completion is passed on, even after a cancel or a completion; calls reach the upstream
+    /// only while it is attached, and a `cancel` before the subscription is ignored. The
+    /// downstream is held for the whole life; whether the upstream is attached is decided under
+    /// the `link` lock, and the stream has a lock of its own, held only while one line is
+    /// written, so that lines from different threads never interleave.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -110,12 +111,9 @@ extension Publishers.Print {
         @usableFromInline
         internal let link = Locked(Link.awaitingSubscription)
 
+        /// Held for the whole life, as Combine holds it.
         @usableFromInline
-        internal let gate = DeliveryGate()
-
-        /// Read and written only on the serial path, or by the side the gate names.
-        @usableFromInline
-        internal var downstream: Downstream?
+        internal let downstream: Downstream
 
         /// `"prefix: "`, or empty.
         @usableFromInline
@@ -164,22 +162,13 @@ extension Publishers.Print {
                 subscription.cancel()
                 return
             }
-            gate.open()
-            downstream?.receive(subscription: self)
-            if gate.leave() {
-                downstream = nil
-            }
+            downstream.receive(subscription: self)
         }
 
         @inlinable
         internal func receive(_ input: Output) -> Subscribers.Demand {
             log("receive value: (\(input))")
-            guard gate.enterEvenBeforeSubscription(), let downstream else { return .none }
             let demand = downstream.receive(input)
-            if gate.leave() {
-                self.downstream = nil
-                return .none
-            }
             if demand > 0 {
                 log(demand, synchronous: true)
             }
@@ -192,15 +181,8 @@ extension Publishers.Print {
             case .finished: log("receive finished")
             case .failure(let error): log("receive error: (\(error))")
             }
-            let previous = link.withLock { link -> Link in
-                defer { link = .terminal }
-                return link
-            }
-            if case .terminal = previous { return }
-            gate.stopFromSerialPath()
-            let released = downstream
-            downstream = nil
-            released?.receive(completion: completion)
+            link.withLock { $0 = .terminal }
+            downstream.receive(completion: completion)
         }
 
         @inlinable
@@ -217,13 +199,13 @@ extension Publishers.Print {
         internal func cancel() {
             log("receive cancel")
             let previous = link.withLock { link -> Link in
+                // Before the subscription there is nothing to cancel; Combine subscribes normally
+                // when it arrives.
+                if case .awaitingSubscription = link { return link }
                 defer { link = .terminal }
                 return link
             }
             guard case .subscribed(let upstream) = previous else { return }
-            if gate.stopFromOutside() {
-                downstream = nil
-            }
             upstream.cancel()
         }
 

@@ -33,7 +33,8 @@ internal enum ReductionStep: Sendable {
 /// - A value or completion that arrives before the subscription, or after the end, is ignored
 ///   (a value gets `.none` back); so is a second subscription, which is cancelled. A `cancel`
 ///   before the subscription arrives changes nothing.
-/// - Any ending (and `cancel`) releases the downstream, the step and the result.
+/// - Any ending (and `cancel`) releases the step and the result. The downstream is held for the
+///   reducer's whole life, as Combine holds it.
 ///
 /// The race between the serial path and `cancel` is decided under `link`; the serial-path state
 /// is handed over through a ``DeliveryGate``, so folding a value in takes no lock.
@@ -55,14 +56,12 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     /// What the serial path needs; `nil` once released.
     @usableFromInline
     internal struct Owned {
-        @usableFromInline let downstream: Downstream
         @usableFromInline let step: Step
         /// Turns an upstream failure into the downstream's failure type.
         @usableFromInline let failure: (UpstreamFailure) -> Downstream.Failure
 
         @inlinable
-        init(downstream: Downstream, step: @escaping Step, failure: @escaping (UpstreamFailure) -> Downstream.Failure) {
-            self.downstream = downstream
+        init(step: @escaping Step, failure: @escaping (UpstreamFailure) -> Downstream.Failure) {
             self.step = step
             self.failure = failure
         }
@@ -75,7 +74,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         case subscribed(any Subscription, requested: Bool)
         /// The upstream is done; the result (if any) and `.finished` wait for the downstream's
         /// first request.
-        case parked(Downstream, Output?)
+        case parked(Output?)
         case terminal
     }
 
@@ -93,9 +92,9 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     internal enum Outcome {
         case nothing
         case park(cancel: (any Subscription)?)
-        case finish(Owned, Output?, cancel: (any Subscription)?)
+        case finish(Output?, cancel: (any Subscription)?)
         case upstreamFailed(Owned, UpstreamFailure)
-        case stepThrew(Owned, Downstream.Failure, cancel: any Subscription)
+        case stepThrew(Downstream.Failure, cancel: any Subscription)
     }
 
     /// How the subscription shows itself in a mirror, as Combine's does.
@@ -117,6 +116,11 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     /// cancels from inside `receive(_:)` gets nothing after its `cancel()` returns.
     @usableFromInline
     internal let cancelled = Atomic<Bool>(false)
+
+    /// Held for the reducer's whole life, as Combine holds it: a downstream that keeps its
+    /// subscription after the end keeps the reducer, and so itself, alive until it lets go.
+    @usableFromInline
+    internal let downstream: Downstream
 
     /// Serial path only, or whichever side the gate names. Written only after `link` has left
     /// `.awaitingSubscription` and `.subscribed`, so it may be read under `link` while it is in
@@ -146,7 +150,8 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         self.name = name
         self.reflection = reflection
         self.initial = initial
-        owned = Owned(downstream: downstream, step: step, failure: failure)
+        self.downstream = downstream
+        owned = Owned(step: step, failure: failure)
         result = initial
         Ledger.enter(self)
     }
@@ -167,9 +172,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
             return
         }
         gate.open()
-        if let downstream = owned?.downstream {
-            downstream.receive(subscription: self)
-        }
+        downstream.receive(subscription: self)
         if gate.leave() {
             release()
         }
@@ -224,15 +227,15 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
                     return .upstreamFailed(owned, failure)
                 case .stepThrew(let error):
                     link = .terminal
-                    return .stepThrew(owned, error, cancel: upstream)
+                    return .stepThrew(error, cancel: upstream)
                 case .upstreamFinished, .settled:
                     let cancel: (any Subscription)? = if case .settled = ending { upstream } else { nil }
                     if !requested {
-                        link = .parked(owned.downstream, result)
+                        link = .parked(result)
                         return .park(cancel: cancel)
                     }
                     link = .terminal
-                    return .finish(owned, result, cancel: cancel)
+                    return .finish(result, cancel: cancel)
                 }
             }
         }
@@ -246,14 +249,14 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
             return
         case .park(let cancel):
             cancel?.cancel()
-        case .finish(let owned, let result, let cancel):
+        case .finish(let result, let cancel):
             cancel?.cancel()
-            deliver(result, to: owned.downstream)
+            deliver(result, to: downstream)
         case .upstreamFailed(let owned, let failure):
-            owned.downstream.receive(completion: .failure(owned.failure(failure)))
-        case .stepThrew(let owned, let error, let cancel):
+            downstream.receive(completion: .failure(owned.failure(failure)))
+        case .stepThrew(let error, let cancel):
             cancel.cancel()
-            owned.downstream.receive(completion: .failure(error))
+            downstream.receive(completion: .failure(error))
         }
     }
 
@@ -267,19 +270,19 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         // One decision under the lock, so a finish that parks meanwhile cannot be missed.
-        let parked = link.withLock { link -> (Downstream, Output?)? in
+        let parked = link.withLock { link -> Output?? in
             switch link {
             case .subscribed(let upstream, requested: false):
                 link = .subscribed(upstream, requested: true)
                 return nil
-            case .parked(let downstream, let result):
+            case .parked(let result):
                 link = .terminal
-                return (downstream, result)
+                return .some(result)
             case .awaitingSubscription, .subscribed, .terminal:
                 return nil
             }
         }
-        if let (downstream, result) = parked {
+        if case .some(let result) = parked {
             deliver(result, to: downstream)
         }
     }
@@ -304,7 +307,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
             defer { link = .terminal }
             return link
         }
-        // A parked downstream and result are released with `previous`, outside the lock.
+        // A parked result is released with `previous`, outside the lock.
         guard case .subscribed(let upstream, _) = previous else { return }
         if gate.stopFromOutside() {
             release()
@@ -321,13 +324,12 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal var customMirror: Mirror {
         // Only references are taken under the lock: describing them may run user code.
-        let (downstream, settled, upstream) = link.withLock {
-            link -> (Downstream?, Output?, (any Subscription)??) in
+        let (settled, upstream) = link.withLock { link -> (Output?, (any Subscription)??) in
             switch link {
-            case .awaitingSubscription: (owned?.downstream, nil, .some(nil))
-            case .subscribed(let upstream, _): (owned?.downstream, nil, upstream)
-            case .parked(let downstream, let result): (downstream, result, nil)
-            case .terminal: (nil, nil, nil)
+            case .awaitingSubscription: (nil, .some(nil))
+            case .subscribed(let upstream, _): (nil, upstream)
+            case .parked(let result): (result, nil)
+            case .terminal: (nil, nil)
             }
         }
         let status =
@@ -339,7 +341,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         switch reflection {
         case .fold:
             let children: KeyValuePairs<String, Any> = [
-                "downstream": downstream.map { $0 as Any } ?? (nil as Downstream?) as Any,
+                "downstream": downstream,
                 "result": settled as Any,
                 "initial": initial as Any,
                 "status": status,
