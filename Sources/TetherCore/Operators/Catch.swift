@@ -89,7 +89,7 @@ extension Publishers.Catch {
         }
 
         @usableFromInline var description: String { "Catch" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror { relay.customMirror }
         @usableFromInline var playgroundDescription: Any { description }
     }
 
@@ -122,7 +122,7 @@ extension Publishers.Catch {
         }
 
         @usableFromInline var description: String { "Catch" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror { relay.customMirror }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -96,7 +96,7 @@ extension Publishers.TryCatch {
         }
 
         @usableFromInline var description: String { "TryCatch" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror { relay.customMirror }
         @usableFromInline var playgroundDescription: Any { description }
     }
 
@@ -129,7 +129,7 @@ extension Publishers.TryCatch {
         }
 
         @usableFromInline var description: String { "TryCatch" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror { relay.customMirror }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

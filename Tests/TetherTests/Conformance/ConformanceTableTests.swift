@@ -19,7 +19,8 @@ struct ConformanceRow {
 
     /// This row's publisher holds its subscriber for as long as the subscription lives, after
     /// a cancel and after the completion, as Combine's `catch` and `tryCatch` do (OpenCombine's
-    /// suite records them delivering a value after both): §3.13's release checks do not apply.
+    /// suite records them delivering a value after both), and `replaceEmpty` and `replaceError`
+    /// (its lifecycle tests): §3.13's release checks do not apply.
     func holdingTheSubscriber() -> ConformanceRow {
         let verify = self.verify
         return ConformanceRow(
@@ -496,16 +497,16 @@ final class ConformanceTableTests: TetherTestCase {
                 [0, 1, 1, 2, 3, 3, 4].publisher.tryRemoveDuplicates(by: ==)
             },
             .cold("Publishers.CollectByCount", elements: 3, options: .tether()) { (0..<8).publisher.collect(3) },
-            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether()) { (0..<5).publisher.replaceEmpty(with: 9) },
+            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether()) { (0..<5).publisher.replaceEmpty(with: 9) }.holdingTheSubscriber(),
             .cold("Publishers.ReplaceEmpty", "empty", elements: 1, options: .tether()) {
                 Empty<Int, Never>().replaceEmpty(with: 9)
-            },
+            }.holdingTheSubscriber(),
             .driven("Publishers.ReplaceError", elements: 5, options: .tether(multicast: true)) {
                 let subject = PassthroughSubject<Int, TestError>()
                 return .hot(
                     subject.replaceError(with: -1), send: { subject.send($0) },
                     finish: { subject.send(completion: .finished) })
-            },
+            }.holdingTheSubscriber(),
             .driven("Publishers.IgnoreOutput", elements: 0, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.ignoreOutput() }
             },
