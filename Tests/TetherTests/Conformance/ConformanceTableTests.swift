@@ -439,10 +439,10 @@ final class ConformanceTableTests: TetherTestCase {
                 (0..<5).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
             },
             // Sharing, buffering and debugging operators (ops-share).
-            .driven("Publishers.Multicast", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.Multicast", elements: 5, options: .multicastIgnoringZeroDemand) {
                 connected(wrapped(passthroughUnderTest()) { $0.multicast(subject: PassthroughSubject()) })
             },
-            .driven("Publishers.Multicast", "closure", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.Multicast", "closure", elements: 5, options: .multicastIgnoringZeroDemand) {
                 connected(wrapped(passthroughUnderTest()) { $0.multicast { PassthroughSubject() } })
             },
             .driven("Publishers.MakeConnectable", elements: 5, options: .tether(multicast: true)) {
@@ -456,7 +456,7 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.Autoconnect", elements: 5, options: .tether(multicast: true)) {
                 wrapped(neverPassthroughUnderTest()) { $0.makeConnectable().autoconnect() }
             },
-            .driven("Publishers.Share", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.Share", elements: 5, options: .multicastIgnoringZeroDemand) {
                 wrapped(passthroughUnderTest()) { $0.share() }
             },
             .cold("Publishers.Buffer", "keepFull", elements: 5, options: .tetherIgnoringZeroDemand) {
