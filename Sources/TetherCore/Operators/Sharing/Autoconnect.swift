@@ -136,7 +136,10 @@ extension Publishers.Autoconnect {
         }
 
         @usableFromInline var description: String { "Autoconnect" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+        /// Combine's children: the autoconnect publisher, then the downstream.
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["parent": parent, "downstream": downstream])
+        }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
