@@ -19,8 +19,8 @@ struct ConformanceRow {
 
     /// This row's publisher holds its subscriber for as long as the subscription lives, after
     /// a cancel and after the completion, as Combine's `catch` and `tryCatch` do (OpenCombine's
-    /// suite records them delivering a value after both), and `replaceEmpty` and `replaceError`
-    /// (its lifecycle tests): §3.13's release checks do not apply.
+    /// suite records them delivering a value after both), and `replaceEmpty`, `replaceError` and
+    /// `buffer` (its lifecycle tests): §3.13's release checks do not apply.
     func holdingTheSubscriber() -> ConformanceRow {
         let verify = self.verify
         return ConformanceRow(
@@ -461,13 +461,13 @@ final class ConformanceTableTests: TetherTestCase {
             },
             .cold("Publishers.Buffer", "keepFull", elements: 5, options: .tetherIgnoringZeroDemand) {
                 (0..<5).publisher.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest)
-            },
+            }.holdingTheSubscriber(),
             .cold("Publishers.Buffer", "byRequest", elements: 5, options: .tetherIgnoringZeroDemand) {
                 (0..<5).publisher.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest)
-            },
+            }.holdingTheSubscriber(),
             .driven("Publishers.Buffer", "subject", elements: 5, options: .tetherIgnoringZeroDemand) {
                 wrapped(passthroughUnderTest()) { $0.buffer(size: 10, prefetch: .byRequest, whenFull: .dropOldest) }
-            },
+            }.holdingTheSubscriber(),
             .cold("Publishers.Print", elements: 5, options: .tether()) { (0..<5).publisher.print("row", to: DiscardingStream()) },
             .driven("Publishers.Print", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.print(to: DiscardingStream()) }
