@@ -19,8 +19,8 @@ struct ConformanceRow {
 
     /// This row's publisher holds its subscriber for as long as the subscription lives, after
     /// a cancel and after the completion, as Combine's `catch` and `tryCatch` do (OpenCombine's
-    /// suite records them delivering a value after both), and `replaceEmpty`, `replaceError` and
-    /// `buffer` (its lifecycle tests): §3.13's release checks do not apply.
+    /// suite records them delivering a value after both), and `replaceEmpty`, `replaceError`,
+    /// `buffer` and `zip` (their lifecycle tests): §3.13's release checks do not apply.
     func holdingTheSubscriber() -> ConformanceRow {
         let verify = self.verify
         return ConformanceRow(
@@ -390,13 +390,13 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.CombineLatest4", "subject", elements: 5, options: .tether()) {
                 wrapped(passthroughUnderTest()) { $0.combineLatest(justZero(), justZero(), justZero()) }
             },
-            .cold("Publishers.Zip", elements: 5, options: .tether()) { (0..<5).publisher.zip((10..<20).publisher) },
+            .cold("Publishers.Zip", elements: 5, options: .tether()) { (0..<5).publisher.zip((10..<20).publisher) }.holdingTheSubscriber(),
             .cold("Publishers.Zip3", elements: 5, options: .tether()) {
                 (0..<5).publisher.zip((0..<5).publisher, (0..<9).publisher)
-            },
+            }.holdingTheSubscriber(),
             .cold("Publishers.Zip4", elements: 5, options: .tether()) {
                 (0..<6).publisher.zip((0..<5).publisher, (0..<7).publisher, (0..<8).publisher)
-            },
+            }.holdingTheSubscriber(),
         ]
     }
 

@@ -21,6 +21,9 @@ internal struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
     /// "CombineLatest", as its subscriptions describe themselves.
     @usableFromInline static var name: StaticString { "CombineLatest" }
 
+    /// The subscriber is let go when the stream ends or is cancelled.
+    @usableFromInline static var holdsSubscriberForLife: Bool { false }
+
     @usableFromInline var upstreams: [CombiningUpstream]
     @usableFromInline var live: [any Subscription] = []
     @usableFromInline var slots: Slots

@@ -20,6 +20,9 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
     /// "Zip", as its subscriptions describe themselves.
     @usableFromInline static var name: StaticString { "Zip" }
 
+    /// As in Combine, the subscriber is held for the subscription's whole life.
+    @usableFromInline static var holdsSubscriberForLife: Bool { true }
+
     @usableFromInline var upstreams: [CombiningUpstream]
     @usableFromInline var live: [any Subscription] = []
     @usableFromInline var slots: Slots
