@@ -120,6 +120,24 @@ final class ConnectableTests: TetherTestCase {
         connection.cancel()
     }
 
+    func testAutoconnectCountsOnlyTheFirstCancelOfASubscription() {
+        let upstream = RecordingPublisher<Int, Never>()
+        let autoconnect = upstream.makeConnectable().autoconnect()
+        let first = RecordingSubscriber<Int, Never>(demand: .max(1))
+        let second = RecordingSubscriber<Int, Never>(demand: .max(2))
+        autoconnect.subscribe(first)
+        autoconnect.subscribe(second)
+        let subscription = first.subscription
+        subscription?.cancel()
+        subscription?.cancel()
+        subscription?.request(.max(5))
+        XCTAssertEqual(upstream.subscriptions.map(\.events), [[.requested(.unlimited)]])
+        second.cancel()
+
+        XCTAssertEqual(upstream.subscriptions.map(\.events), [[.requested(.unlimited), .cancelled]])
+        upstream.releaseSubscribers()
+    }
+
     func testAutoconnectConnectsOnTheFirstSubscriberAfterAttachingIt() {
         let upstream = RecordingPublisher<Int, Never>()
         let auto = upstream.makeConnectable().autoconnect()
