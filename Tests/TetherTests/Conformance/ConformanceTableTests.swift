@@ -20,7 +20,7 @@ struct ConformanceRow {
     /// This row's publisher holds its subscriber for as long as the subscription lives, after
     /// a cancel and after the completion, as Combine's `catch` and `tryCatch` do (OpenCombine's
     /// suite records them delivering a value after both), and `replaceEmpty`, `replaceError`,
-    /// `buffer` and `zip` (their lifecycle tests): §3.13's release checks do not apply.
+    /// `buffer`, `zip` and `switchToLatest` (their lifecycle tests): §3.13's release checks do not apply.
     func holdingTheSubscriber() -> ConformanceRow {
         let verify = self.verify
         return ConformanceRow(
@@ -417,7 +417,7 @@ final class ConformanceTableTests: TetherTestCase {
             // switch depends on when the first request arrives, as in Combine.
             .cold("Publishers.SwitchToLatest", elements: 5, options: .tether()) {
                 Just((0..<5).publisher).switchToLatest()
-            },
+            }.holdingTheSubscriber(),
             .cold("Publishers.Catch", elements: 5, options: .tether()) {
                 Record<Int, TestError>(output: [0, 1], completion: .failure(TestError())).catch { _ in (2..<5).publisher }
             }.holdingTheSubscriber(),
@@ -445,7 +445,7 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.Multicast", "closure", elements: 5, options: .multicastIgnoringZeroDemand) {
                 connected(wrapped(passthroughUnderTest()) { $0.multicast { PassthroughSubject() } })
             },
-            .driven("Publishers.MakeConnectable", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.MakeConnectable", elements: 5, options: .multicastIgnoringZeroDemand) {
                 connected(wrapped(neverPassthroughUnderTest()) { $0.makeConnectable() })
             },
         ]
@@ -453,7 +453,7 @@ final class ConformanceTableTests: TetherTestCase {
 
     private static var rows8: [ConformanceRow] {
         [
-            .driven("Publishers.Autoconnect", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.Autoconnect", elements: 5, options: .multicastIgnoringZeroDemand) {
                 wrapped(neverPassthroughUnderTest()) { $0.makeConnectable().autoconnect() }
             },
             .driven("Publishers.Share", elements: 5, options: .multicastIgnoringZeroDemand) {
@@ -651,7 +651,7 @@ final class ConformanceTableTests: TetherTestCase {
     private static var beyondRows: [ConformanceRow] {
         [
             .driven("ReplaySubject", elements: 5, options: .tether(multicast: true), make: replayUnderTest),
-            .driven("Publishers.Autoconnect", "share(replay:)", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.Autoconnect", "share(replay:)", elements: 5, options: .multicastIgnoringZeroDemand) {
                 wrapped(passthroughUnderTest()) { $0.share(replay: 2) }
             },
             // A relay never finishes: prefix(5) ends each subscription after the elements, and
@@ -722,7 +722,8 @@ final class ConformanceTableTests: TetherTestCase {
             .cold(
                 "Publishers.SwitchToLatest", "flatMapLatest", elements: 5, options: .tether(),
                 make: { Just(5).setFailureType(to: TestError.self).flatMapLatest { recorded($0) } },
-                failing: { Just(2).setFailureType(to: TestError.self).flatMapLatest { recorded($0, thenFails: true) } }),
+                failing: { Just(2).setFailureType(to: TestError.self).flatMapLatest { recorded($0, thenFails: true) } }
+            ).holdingTheSubscriber(),
             .cold(
                 "Publishers.FlatMap", "concatMap", elements: 5, options: .tether(),
                 make: { recorded(5).concatMap { Just($0).setFailureType(to: TestError.self) } },
