@@ -20,7 +20,8 @@ struct ConformanceRow {
     /// This row's publisher holds its subscriber for as long as the subscription lives, after
     /// a cancel and after the completion, as Combine's `catch` and `tryCatch` do (OpenCombine's
     /// suite records them delivering a value after both), and `replaceEmpty`, `replaceError`,
-    /// `buffer`, `zip` and `switchToLatest` (their lifecycle tests): §3.13's release checks do not apply.
+    /// `buffer`, `zip`, `switchToLatest`, `drop(untilOutputFrom:)` and
+    /// `prefix(untilOutputFrom:)` (their lifecycle tests): §3.13's release checks do not apply.
     func holdingTheSubscriber() -> ConformanceRow {
         let verify = self.verify
         return ConformanceRow(
@@ -335,10 +336,10 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.TryDropWhile", elements: 5, options: .tether()) { (0..<8).publisher.tryDrop { $0 < 3 } },
             .cold("Publishers.PrefixUntilOutput", elements: 5, options: .tether()) {
                 (0..<5).publisher.prefix(untilOutputFrom: Empty<Int, Never>(completeImmediately: false))
-            },
-            .cold("Publishers.DropUntilOutput", elements: 5, options: .tether()) {
+            }.holdingTheSubscriber(),
+            .cold("Publishers.DropUntilOutput", elements: 5, options: .tetherIgnoringZeroDemand) {
                 (0..<5).publisher.drop(untilOutputFrom: Just(0))
-            },
+            }.holdingTheSubscriber(),
             .cold("Publishers.Concatenate", elements: 5, options: .tether()) { (0..<3).publisher.append(3, 4) },
             .driven("Publishers.Concatenate", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.prepend(Empty()) }
@@ -586,7 +587,7 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Lifetime.EndedPublisher", elements: 1, options: .tether()) { Lifetime.ended.endedPublisher },
             .driven("Publishers.PrefixUntilOutput", "during a lifetime", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.prefix(during: Lifetime(conformanceRowsToken)) }
-            },
+            }.holdingTheSubscriber(),
         ]
     }
 

@@ -31,11 +31,7 @@ where Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
     /// Calls into the downstream in this thread's turn, or straight in from inside a call.
     @inlinable
     func deliver<Result>(_ body: () -> Result) -> Result {
-        var result: Result?
-        if turn.run({ result = body() }), let result {
-            return result
-        }
-        return body()
+        turn.nesting(body)
     }
 
     // MARK: Outer publisher
