@@ -46,7 +46,7 @@ extension Publishers {
             subscriber.receive(subscription: inner)
             // The trigger first, so that a trigger that fires at once is seen before a
             // synchronous upstream delivers anything.
-            other.subscribe(Trigger(inner: inner))
+            other.subscribe(UntilOutputTrigger<Inner<S>, Other.Output>(target: inner))
             upstream.subscribe(inner)
         }
     }
@@ -57,10 +57,11 @@ extension Publishers.DropUntilOutput {
     /// a ``DropUntilOutputState`` under its lock. Calls into the downstream take a
     /// ``DownstreamTurn``, nesting on the same thread.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    internal final class Inner<Downstream: Subscriber>: Subscriber, UntilOutputTarget, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
+        @usableFromInline typealias TriggerFailure = Failure
 
         @usableFromInline let state = Locked(DropUntilOutputState())
         @usableFromInline let turn = DownstreamTurn()
@@ -100,7 +101,7 @@ extension Publishers.DropUntilOutput {
         }
 
         @inlinable
-        func attachOther(_ subscription: any Subscription) {
+        func attachTrigger(_ subscription: any Subscription) {
             guard state.withLock({ $0.attachOther(subscription) }) else {
                 subscription.cancel()
                 return
@@ -109,12 +110,12 @@ extension Publishers.DropUntilOutput {
         }
 
         @inlinable
-        func otherValue() {
+        func triggerFired() {
             state.withLock { $0.otherValue() }
         }
 
         @inlinable
-        func otherCompleted(_ completion: Subscribers.Completion<Failure>) {
+        func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
             guard let upstream = state.withLock({ $0.otherCompleted() }) else { return }
             upstream?.cancel()
             turn.nesting { downstream.receive(completion: completion) }
@@ -134,45 +135,6 @@ extension Publishers.DropUntilOutput {
             let (upstream, other) = state.withLock { $0.cancel() }
             upstream?.cancel()
             other?.cancel()
-        }
-
-        @usableFromInline var description: String { "DropUntilOutput" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
-    }
-
-    /// The subscriber attached to `other`; it shares the subscription's combine identifier, as
-    /// in Combine.
-    @usableFromInline
-    internal struct Trigger<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        @usableFromInline typealias Input = Other.Output
-
-        @usableFromInline let inner: Inner<Downstream>
-
-        @inlinable
-        init(inner: Inner<Downstream>) {
-            self.inner = inner
-        }
-
-        @inlinable
-        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            inner.attachOther(subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Other.Output) -> Subscribers.Demand {
-            inner.otherValue()
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            inner.otherCompleted(completion)
         }
 
         @usableFromInline var description: String { "DropUntilOutput" }

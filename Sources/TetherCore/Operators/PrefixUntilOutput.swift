@@ -43,7 +43,7 @@ extension Publishers {
             let inner = Inner(downstream: subscriber)
             // The trigger first, so that a trigger that fires at once is seen before a
             // synchronous upstream delivers anything.
-            other.subscribe(Trigger(inner: inner))
+            other.subscribe(UntilOutputTrigger<Inner<S>, Other.Output>(target: inner))
             upstream.subscribe(inner)
         }
     }
@@ -55,9 +55,10 @@ extension Publishers.PrefixUntilOutput {
     /// ``DownstreamTurn``, nesting on the same thread. Like Combine's, it has no description or
     /// mirror of its own.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+    internal final class Inner<Downstream: Subscriber>: Subscriber, UntilOutputTarget, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
+        @usableFromInline typealias TriggerFailure = Other.Failure
 
         @usableFromInline let state = Locked(PrefixUntilOutputState())
         @usableFromInline let turn = DownstreamTurn()
@@ -126,43 +127,8 @@ extension Publishers.PrefixUntilOutput {
         }
 
         @inlinable
-        func triggerCompleted() {
+        func triggerCompleted(_ completion: Subscribers.Completion<Other.Failure>) {
             state.withLock { $0.triggerCompleted() }
-        }
-    }
-
-    /// The subscriber attached to `other`; it shares the subscription's combine identifier, as
-    /// in Combine.
-    @usableFromInline
-    internal struct Trigger<Downstream: Subscriber>: Subscriber
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        @usableFromInline typealias Input = Other.Output
-        @usableFromInline typealias Failure = Other.Failure
-
-        @usableFromInline let inner: Inner<Downstream>
-
-        @inlinable
-        init(inner: Inner<Downstream>) {
-            self.inner = inner
-        }
-
-        @inlinable
-        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            inner.attachTrigger(subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Other.Output) -> Subscribers.Demand {
-            inner.triggerFired()
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Other.Failure>) {
-            inner.triggerCompleted()
         }
     }
 }
