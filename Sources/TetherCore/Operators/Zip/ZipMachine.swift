@@ -59,7 +59,9 @@ internal struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
     @inlinable
     internal mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
         guard accepts(index, value: false) else { return Outcome() }
-        forget(index)
+        // As in Combine, a failing upstream is cancelled with the others (`end` cancels every
+        // live subscription); a finished one is simply let go of.
+        if case .finished = completion { forget(index) }
         upstreams[index].finished = true
         if case .finished = completion, upstreams[index].held > 0 {
             // Its queued values may still complete tuples.

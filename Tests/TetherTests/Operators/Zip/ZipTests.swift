@@ -79,7 +79,7 @@ final class ZipTests: TetherTestCase {
         XCTAssertEqual(c.subscription?.events, [.requested(.unlimited)])
     }
 
-    func testFailureCancelsTheOtherUpstreams() {
+    func testFailureCancelsEveryUpstreamTheFailingOneTooAsInCombine() {
         let a = Upstream(), b = Upstream()
         let recorder = RecordingSubscriber<(Int, Int), TestError>()
         a.zip(b).subscribe(recorder)
@@ -87,6 +87,7 @@ final class ZipTests: TetherTestCase {
         b.send(completion: .failure(TestError(id: 4)))
         XCTAssertEqual(recorder.history, [".subscription", ".completion(.failure(TestError(4)))"])
         XCTAssertEqual(a.subscription?.events, [.requested(.unlimited), .cancelled])
+        XCTAssertEqual(b.subscription?.events, [.requested(.unlimited), .cancelled])
         b.send(1)
         XCTAssertEqual(recorder.history.count, 2)
     }
