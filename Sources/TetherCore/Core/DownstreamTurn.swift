@@ -57,6 +57,20 @@ package struct DownstreamTurn: ~Copyable, @unchecked Sendable {
         return true
     }
 
+    /// Runs `body` in this thread's turn, or straight away when this thread holds the turn
+    /// already: a call from inside a call into the subscriber nests, as it does under Combine's
+    /// recursive lock. For the operators that follow Combine there (`switchToLatest`,
+    /// `drop(untilOutputFrom:)`), rather than leave the signal for the holder.
+    /// - Returns: What `body` returned.
+    @inlinable
+    package func nesting<Result>(_ body: () -> Result) -> Result {
+        var result: Result?
+        if run({ result = body() }), let result {
+            return result
+        }
+        return body()
+    }
+
     /// A number that identifies the calling thread among the threads alive now.
     @inlinable
     package static var currentThread: UInt {

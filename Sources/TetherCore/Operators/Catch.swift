@@ -6,8 +6,9 @@ extension Publishers {
     /// fails, the handler runs on the failing thread, its publisher is subscribed and asked for
     /// the downstream demand the upstream left unmet; from then on requests go to it, and its
     /// values and completion are the downstream's. The downstream keeps one subscription
-    /// throughout; cancelling it cancels whichever publisher is current. Requesting `.none`
-    /// traps.
+    /// throughout; cancelling it cancels whichever publisher is current. As in Combine, an
+    /// upstream value sent with no demand outstanding traps, so does a second upstream failure,
+    /// and the downstream is held until the operator is released. Requesting `.none` traps.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         /// The kind of values published by this publisher: the upstream's.
@@ -48,7 +49,7 @@ extension Publishers {
 
 extension Publishers.Catch {
     @usableFromInline
-    internal typealias Relay<Downstream: Subscriber> = FailoverRelay<
+    internal typealias Relay<Downstream: Subscriber> = CatchRelay<
         Downstream, (Upstream.Failure) -> NewPublisher
     > where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure
 
@@ -67,29 +68,28 @@ extension Publishers.Catch {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            relay.attach(subscription)
+            relay.attachUpstream(subscription)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            relay.relay(input)
+            relay.relayFromUpstream(input)
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             switch completion {
             case .finished:
-                relay.finish(.finished)
+                relay.upstreamFinished()
             case .failure(let error):
-                guard let handler = relay.recovery() else { return }
+                guard let handler = relay.upstreamFailed() else { return }
                 let replacement = handler(error)
-                guard relay.beginSwitch() else { return }
                 replacement.subscribe(Tail(relay: relay))
             }
         }
 
         @usableFromInline var description: String { "Catch" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror { relay.customMirror }
         @usableFromInline var playgroundDescription: Any { description }
     }
 
@@ -108,21 +108,21 @@ extension Publishers.Catch {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            relay.attach(subscription)
+            relay.attachReplacement(subscription)
         }
 
         @inlinable
         func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-            relay.relay(input)
+            relay.relayFromReplacement(input)
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            relay.finish(completion)
+            relay.replacementCompleted(completion)
         }
 
         @usableFromInline var description: String { "Catch" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror { relay.customMirror }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -1,5 +1,7 @@
-/// The subscription behind ``Publishers/Catch``, ``Publishers/TryCatch`` and
-/// ``Publishers/Retry``: one downstream subscription over a succession of sources.
+/// The subscription behind Tether's own failover operators (`switchIfEmpty`, the delayed
+/// retry): one downstream subscription over a succession of sources. Combine's `catch`,
+/// `tryCatch` and `retry` keep Combine's own accounting instead (``CatchRelay``,
+/// ``Publishers/Retry``).
 ///
 /// The first source is the upstream. When a source fails, the operator asks the relay for its
 /// `Recovery` (the handler, or the upstream to subscribe again) and attaches the next source;

@@ -4,10 +4,13 @@ extension Publishers {
     /// Each time the upstream fails and attempts are left, the upstream is subscribed again (on
     /// the failing thread) and the new subscription is asked for the downstream demand left
     /// unmet; values delivered before the failure are not repeated by the operator itself.
-    /// Once the attempts are used up the failure goes downstream. The downstream keeps one
-    /// subscription throughout; cancelling it cancels the current upstream subscription.
-    /// Requesting `.none` traps. An upstream that fails while it is being subscribed is
-    /// subscribed again by the same loop, so the stack does not grow with the attempts.
+    /// Once the attempts are used up the failure goes downstream; a negative number of retries
+    /// never runs out, as in Combine. The downstream keeps one subscription throughout;
+    /// cancelling it cancels the current upstream subscription. As in Combine, the demand the
+    /// downstream returns for a value is requested from the upstream subscription, a value sent
+    /// with no demand outstanding traps, and a completion before the upstream's subscription
+    /// goes downstream. Requesting `.none` traps. An upstream that fails while it is being subscribed is subscribed
+    /// again by the same loop, so the stack does not grow with the attempts.
     public struct Retry<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -41,54 +44,178 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = FailoverRelay(
-                name: "Retry", downstream: subscriber, recovery: upstream, retries: retries, passesEarlyCompletion: true)
-            upstream.receive(subscriber: Inner(relay: relay))
+            upstream.subscribe(Inner(upstream: upstream, retries: retries, downstream: subscriber))
         }
     }
 }
 
 extension Publishers.Retry {
-    /// The subscriber attached to each upstream subscription in turn.
+    /// Both the subscriber attached to each upstream subscription in turn and the downstream's
+    /// subscription, as in Combine.
+    ///
+    /// It counts the downstream's outstanding demand: each new upstream subscription is asked
+    /// for it, and the demand the downstream returns for a value is requested from the current
+    /// subscription rather than returned. A value with no demand outstanding traps. A failure
+    /// with attempts left subscribes the upstream again; one that arrives while the upstream is
+    /// being subscribed is picked up by the same loop, so the stack does not grow. The
+    /// downstream is released when the stream ends or is cancelled.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline let relay: FailoverRelay<Downstream, Upstream>
-        @usableFromInline let combineIdentifier = CombineIdentifier()
+        @usableFromInline
+        internal struct State {
+            /// `nil` once the stream has ended or been cancelled.
+            @usableFromInline var downstream: Downstream?
+            /// The publisher to subscribe again; released with the downstream.
+            @usableFromInline var upstream: Upstream?
+            @usableFromInline var source: (any Subscription)?
+            @usableFromInline var downstreamSubscribed = false
+            @usableFromInline var demand = Subscribers.Demand.none
+            /// Resubscriptions left; `nil` for unlimited. A negative count never runs out.
+            @usableFromInline var retriesLeft: Int?
+            /// The resubscribe loop is running on some thread.
+            @usableFromInline var resubscribing = false
+            /// A source failed inside the subscribe call: the loop goes round again.
+            @usableFromInline var resubscribePending = false
+
+            @inlinable
+            init(upstream: Upstream, downstream: Downstream, retriesLeft: Int?) {
+                self.upstream = upstream
+                self.downstream = downstream
+                self.retriesLeft = retriesLeft
+            }
+        }
+
+        /// What a completion leads to.
+        @usableFromInline
+        internal enum Step {
+            case ignore, end(Downstream), resubscribe(Upstream), deferred
+        }
+
+        @usableFromInline let state: Locked<State>
 
         @inlinable
-        init(relay: FailoverRelay<Downstream, Upstream>) {
-            self.relay = relay
+        init(upstream: Upstream, retries: Int?, downstream: Downstream) {
+            state = Locked(State(upstream: upstream, downstream: downstream, retriesLeft: retries))
+            Ledger.enter(self)
+        }
+
+        deinit {
+            Ledger.leave(self)
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            relay.attach(subscription)
+            let accepted = state.withLock { state -> (Downstream?, Subscribers.Demand)? in
+                guard state.downstream != nil, state.source == nil else { return nil }
+                state.source = subscription
+                let firstTime = !state.downstreamSubscribed
+                state.downstreamSubscribed = true
+                return (firstTime ? state.downstream : nil, state.demand)
+            }
+            guard let accepted else {
+                subscription.cancel()
+                return
+            }
+            let (downstream, demand) = accepted
+            downstream?.receive(subscription: self)
+            if demand > 0 {
+                subscription.request(demand)
+            }
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            relay.relay(input)
+            let downstream = state.withLock { state -> Downstream? in
+                guard state.downstream != nil else { return nil }
+                precondition(
+                    state.demand > 0, "A publisher must not send a value without demand: Retry had none outstanding")
+                state.demand -= 1
+                return state.downstream
+            }
+            guard let downstream else { return .none }
+            let more = downstream.receive(input)
+            guard more > 0 else { return .none }
+            let source = state.withLock { state -> (any Subscription)? in
+                guard state.downstream != nil else { return nil }
+                state.demand += more
+                return state.source
+            }
+            source?.request(more)
+            return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            switch completion {
-            case .finished:
-                relay.finish(.finished)
-            case .failure(let error):
-                guard let upstream = relay.recovery() else {
-                    // Cancelled (and then this does nothing), or failed before its subscription,
-                    // which Combine passes on.
-                    relay.finish(.failure(error))
-                    return
+            let step = state.withLock { state -> Step in
+                guard let downstream = state.downstream, let upstream = state.upstream else { return .ignore }
+                if case .failure = completion {
+                    state.source = nil
+                    let attemptLeft: Bool
+                    switch state.retriesLeft {
+                    case nil:
+                        attemptLeft = true
+                    case let left?:
+                        attemptLeft = left != 0
+                        if attemptLeft { state.retriesLeft = left - 1 }
+                    }
+                    if attemptLeft {
+                        if state.resubscribing {
+                            state.resubscribePending = true
+                            return .deferred
+                        }
+                        state.resubscribing = true
+                        return .resubscribe(upstream)
+                    }
                 }
-                let relay = self.relay
-                let retried = relay.retry { upstream.receive(subscriber: Inner(relay: relay)) }
-                if !retried {
-                    relay.finish(.failure(error))
+                state.downstream = nil
+                state.upstream = nil
+                state.source = nil
+                return .end(downstream)
+            }
+            switch step {
+            case .ignore, .deferred:
+                return
+            case .end(let downstream):
+                downstream.receive(completion: completion)
+            case .resubscribe(let upstream):
+                repeat {
+                    upstream.subscribe(self)
+                } while state.withLock { state -> Bool in
+                    if state.resubscribePending {
+                        state.resubscribePending = false
+                        return true
+                    }
+                    state.resubscribing = false
+                    return false
                 }
+            }
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: Retry was asked for .none")
+            let source = state.withLock { state -> (any Subscription)? in
+                guard state.downstream != nil else { return nil }
+                state.demand += demand
+                return state.source
+            }
+            source?.request(demand)
+        }
+
+        @inlinable
+        func cancel() {
+            let (source, released) = state.withLock { state -> ((any Subscription)?, (Downstream?, Upstream?)) in
+                defer {
+                    state.downstream = nil
+                    state.upstream = nil
+                    state.source = nil
+                }
+                return (state.source, (state.downstream, state.upstream))
+            }
+            withExtendedLifetime(released) {
+                source?.cancel()
             }
         }
 

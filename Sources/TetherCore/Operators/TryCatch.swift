@@ -7,7 +7,9 @@ extension Publishers {
     /// requests, values and its `.finished` pass through. When it fails, the handler runs on the
     /// failing thread; if it throws, the downstream fails with the thrown error; otherwise its
     /// publisher is subscribed and asked for the downstream demand the upstream left unmet, and
-    /// takes over. Cancelling cancels whichever publisher is current. Requesting `.none` traps.
+    /// takes over. Cancelling cancels whichever publisher is current. As in Combine, an upstream
+    /// value sent with no demand outstanding traps, so does a second upstream failure, and the
+    /// downstream is held until the operator is released. Requesting `.none` traps.
     public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         /// The kind of values published by this publisher: the upstream's.
@@ -48,7 +50,7 @@ extension Publishers {
 
 extension Publishers.TryCatch {
     @usableFromInline
-    internal typealias Relay<Downstream: Subscriber> = FailoverRelay<
+    internal typealias Relay<Downstream: Subscriber> = CatchRelay<
         Downstream, (Upstream.Failure) throws -> NewPublisher
     > where Downstream.Input == Upstream.Output, Downstream.Failure == any Error
 
@@ -67,35 +69,34 @@ extension Publishers.TryCatch {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            relay.attach(subscription)
+            relay.attachUpstream(subscription)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            relay.relay(input)
+            relay.relayFromUpstream(input)
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             switch completion {
             case .finished:
-                relay.finish(.finished)
+                relay.upstreamFinished()
             case .failure(let error):
-                guard let handler = relay.recovery() else { return }
+                guard let handler = relay.upstreamFailed() else { return }
                 let replacement: NewPublisher
                 do {
                     replacement = try handler(error)
                 } catch {
-                    relay.finish(.failure(error))
+                    relay.recoveryFailed(.failure(error))
                     return
                 }
-                guard relay.beginSwitch() else { return }
                 replacement.subscribe(Tail(relay: relay))
             }
         }
 
         @usableFromInline var description: String { "TryCatch" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror { relay.customMirror }
         @usableFromInline var playgroundDescription: Any { description }
     }
 
@@ -114,21 +115,21 @@ extension Publishers.TryCatch {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            relay.attach(subscription)
+            relay.attachReplacement(subscription)
         }
 
         @inlinable
         func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-            relay.relay(input)
+            relay.relayFromReplacement(input)
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            relay.finish(completion.eraseError())
+            relay.replacementCompleted(completion.eraseError())
         }
 
         @usableFromInline var description: String { "TryCatch" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror { relay.customMirror }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

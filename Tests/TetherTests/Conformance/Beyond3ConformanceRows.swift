@@ -46,7 +46,8 @@ extension ConformanceTableTests {
             .cold(
                 "Publishers.ZipCollection", elements: 5, options: .tether(),
                 make: { [recorded(5), recorded(7)].zip() },
-                failing: { [recorded(2, thenFails: true), recorded(7)].zip() }),
+                failing: { [recorded(2, thenFails: true), recorded(7)].zip() }
+            ).holdingTheSubscriber(),
             .cold("Publishers.ZipCollection", "empty", elements: 0, options: .completesAtOnce) {
                 [Record<Int, TestError>]().zip()
             },
@@ -77,7 +78,7 @@ extension ConformanceTableTests {
                 make: { recorded(9).take(until: { $0 == 4 }, inclusive: true) },
                 failing: { recorded(2, thenFails: true).take(until: { $0 == 4 }, inclusive: true) }),
             // Composed operators: the rows name the existing types they return.
-            .driven("Publishers.CompactMap", "partition", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.CompactMap", "partition", elements: 5, options: .multicastIgnoringZeroDemand) {
                 wrapped(passthroughUnderTest()) { $0.partition { $0 >= 0 }.matching }
             },
             .cold(

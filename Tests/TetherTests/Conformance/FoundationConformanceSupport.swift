@@ -7,20 +7,17 @@ import FoundationNetworking
 #endif
 
 private let conformancePing = Notification.Name("TetherTests.conformance.ping")
-private let conformanceStop = Notification.Name("TetherTests.conformance.stop")
 
 /// A `NotificationCenter.Publisher` on a private center, fed by posting notifications that
 /// carry the element index. The publisher never completes, so the row ends it with
-/// `prefix(untilOutputFrom:)` on a second notification, which the finish posts.
-func notificationsUnderTest()
-    -> PublisherUnderTest<Publishers.PrefixUntilOutput<NotificationCenter.Publisher, NotificationCenter.Publisher>>
-{
+/// `prefix(while:)` on a notification without an index, which the finish posts. (Not
+/// `prefix(untilOutputFrom:)`: as in Combine, its trigger's subscription outlives the stream.)
+func notificationsUnderTest() -> PublisherUnderTest<Publishers.PrefixWhile<NotificationCenter.Publisher>> {
     let center = NotificationCenter()
-    let publisher = center.publisher(for: conformancePing)
-        .prefix(untilOutputFrom: center.publisher(for: conformanceStop))
+    let publisher = center.publisher(for: conformancePing).prefix { $0.userInfo?["index"] != nil }
     return .hot(
         publisher, send: { center.post(name: conformancePing, object: nil, userInfo: ["index": $0]) },
-        finish: { center.post(name: conformanceStop, object: nil) })
+        finish: { center.post(name: conformancePing, object: nil) })
 }
 
 /// The loopback server the data task rows request from: one per process, started on first use

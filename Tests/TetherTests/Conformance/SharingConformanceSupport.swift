@@ -31,4 +31,10 @@ extension PublisherConformance.Options {
     static var tetherIgnoringZeroDemand: Self {
         Self(zeroDemand: .ignored, concurrentSignals: true, cancellation: .immediate)
     }
+
+    /// Tether's options for `multicast` and `share`, whose subscriptions ignore
+    /// `request(.none)` as Combine's do.
+    static var multicastIgnoringZeroDemand: Self {
+        Self(zeroDemand: .ignored, multicast: true, concurrentSignals: true, cancellation: .immediate)
+    }
 }

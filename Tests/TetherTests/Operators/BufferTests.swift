@@ -209,7 +209,7 @@ final class BufferTests: TetherTestCase {
         XCTAssertEqual(recorder.completion, .finished)
     }
 
-    func testCancelReleasesTheSubscriberAndTheBufferedValues() {
+    func testCancelReleasesTheBufferedValuesWhileTheSubscriptionKeepsTheSubscriberAsInCombine() {
         let upstream = RecordingPublisher<Token, Never>()
         weak var token: Token?
         var recorder: RecordingSubscriber<Token, Never>? = RecordingSubscriber(demand: .none)
@@ -224,9 +224,24 @@ final class BufferTests: TetherTestCase {
         recorder?.cancel()
         recorder = nil
         XCTAssertNil(token)
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder)
         XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited), .cancelled])
         upstream.releaseSubscribers()
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testACancelBeforeTheSubscriptionIsIgnoredAsInCombine() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        (upstream.given as? any Subscription)?.cancel()
+        let subscription = RecordingSubscription()
+        upstream.subscriber?.receive(subscription: subscription)
+
+        XCTAssertEqual(subscription.events, [.requested(.max(2))])
+        XCTAssertEqual(recorder.events, [.subscription])
+        recorder.cancel()
+        upstream.release()
     }
 
     func testCompletionReleasesTheSubscriber() {
@@ -315,7 +330,7 @@ final class BufferTests: TetherTestCase {
         let subscription = recorder.subscription
         XCTAssertEqual(subscription.map { String(describing: $0) }, "Buffer")
         let labels = subscription.map { Mirror(reflecting: $0).children.compactMap(\.label) }
-        XCTAssertEqual(labels, ["values", "downstreamDemand", "terminal"])
+        XCTAssertEqual(labels, ["values", "state", "downstreamDemand", "terminal"])
         XCTAssertEqual(subscription.map { "\(Mirror(reflecting: $0).children.first!.value)" }, "[4]")
         recorder.cancel()
     }

@@ -27,6 +27,8 @@ final class CatchTests: TetherTestCase {
         XCTAssertEqual(upstream.subscription?.events, [.requested(.max(5)), .requested(.max(2))])
         XCTAssertEqual(replacement.subscription?.events, [.requested(.max(6)), .requested(.max(3))])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["Catch"])
+        upstream.releaseSubscribers()
+        replacement.releaseSubscribers()
     }
 
     func testFinishedPassesThroughWithoutCallingTheHandler() {
@@ -44,38 +46,67 @@ final class CatchTests: TetherTestCase {
         XCTAssertEqual(recorder.events, [.subscription, .value(100), .completion(.finished)])
     }
 
-    func testCancelCancelsTheCurrentSourceAndReleasesTheHandler() {
-        weak var weakToken: Token?
+    func testAfterACancelLaterValuesStillGoDownstreamAsInCombine() {
         let upstream = RecordingPublisher<Int, TestError>()
         let replacement = RecordingPublisher<Int, TestError>()
-        do {
-            let token = Token()
-            weakToken = token
-            let recorder = RecordingSubscriber<Int, TestError>(demand: .max(1))
-            upstream.catch { _ in withExtendedLifetime(token) { replacement } }.subscribe(recorder)
-            upstream.send(completion: .failure(TestError(id: 1)))
-            recorder.cancel()
-            XCTAssertEqual(replacement.send(3), [.none])
-            XCTAssertEqual(recorder.events, [.subscription])
-        }
-        XCTAssertNil(weakToken)
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(1), demandPerValue: { _ in .max(3) })
+        upstream.catch { _ in replacement }.subscribe(recorder)
+        upstream.send(completion: .failure(TestError(id: 1)))
+        recorder.cancel()
+        XCTAssertEqual(replacement.send(3), [.max(3)])
+        replacement.send(completion: .finished)
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(3)])
         XCTAssertEqual(upstream.subscription?.events, [.requested(.max(1))])
         XCTAssertEqual(replacement.subscription?.events, [.requested(.max(1)), .cancelled])
         upstream.releaseSubscribers()
         replacement.releaseSubscribers()
     }
 
-    func testACancelBeforeTheReplacementSubscribesCancelsItOnArrival() {
+    func testACancelWhileTheReplacementSubscribesIsIgnored() {
         let upstream = RecordingPublisher<Int, TestError>()
         let replacement = ManualPublisher<Int, TestError>()
-        let recorder = RecordingSubscriber<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(3))
         upstream.catch { _ in replacement }.subscribe(recorder)
         upstream.send(completion: .failure(TestError(id: 1)))
         recorder.cancel()
         let late = RecordingSubscription()
         replacement.subscriber?.receive(subscription: late)
-        XCTAssertEqual(late.events, [.cancelled])
+        replacement.subscriber?.receive(completion: .finished)
+
+        XCTAssertEqual(late.events, [.requested(.max(3))])
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
         replacement.release()
+        upstream.releaseSubscribers()
+    }
+
+    func testAValueWithoutDemandAndASecondFailureTrap() {
+        let test = "TetherTests.CatchTests/testAValueWithoutDemandAndASecondFailureTrap"
+        let value = ChildProcessTrap(test: test, id: "value").run {
+            let upstream = RecordingPublisher<Int, TestError>()
+            upstream.catch { _ in Just(0) }.subscribe(RecordingSubscriber<Int, Never>(demand: .none))
+            _ = upstream.send(1)
+        }
+        let failure = ChildProcessTrap(test: test, id: "failure").run {
+            let upstream = RecordingPublisher<Int, TestError>()
+            upstream.catch { _ in Empty<Int, Never>(completeImmediately: false) }.subscribe(RecordingSubscriber<Int, Never>())
+            upstream.send(completion: .failure(TestError(id: 1)))
+            upstream.send(completion: .failure(TestError(id: 2)))
+        }
+        guard !ChildProcessTrap.isChildProcess else { return }
+        guard case .trapped = value else { return XCTFail("a value without demand did not trap: \(value)") }
+        guard case .trapped = failure else { return XCTFail("a second failure did not trap: \(failure)") }
+    }
+
+    func testTheMirrorShowsTheDownstreamAndTheUnmetDemand() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(4))
+        upstream.catch { _ in Just(0) }.subscribe(recorder)
+        _ = upstream.send(1)
+        let mirror = Mirror(reflecting: recorder.subscription!)
+        XCTAssertEqual(mirror.children.map { $0.label }, ["downstream", "demand"])
+        XCTAssertEqual(mirror.children.map { "\($0.value)" }.last, "max(3)")
+        recorder.cancel()
         upstream.releaseSubscribers()
     }
 
@@ -92,7 +123,7 @@ final class CatchTests: TetherTestCase {
 
         let failing = ManualPublisher<Int, TestError>()
         let failingRecorder = RecordingSubscriber<Int, TestError>()
-        failing.retry(2).subscribe(failingRecorder)
+        failing.retry(0).subscribe(failingRecorder)
         failing.subscriber?.receive(completion: .failure(TestError(id: 6)))
         XCTAssertEqual(failingRecorder.events, [.completion(.failure(TestError(id: 6)))])
         failing.release()
@@ -122,6 +153,21 @@ final class TryCatchTests: TetherTestCase {
         XCTAssertEqual(recorder.subscriptionDescriptions, ["TryCatch"])
     }
 
+    func testAfterTheHandlerThrewUpstreamValuesStillGoDownstreamAsInCombine() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, any Error>(demand: .unlimited)
+        upstream.tryCatch { error -> Just<Int> in throw TestError(id: error.id + 1) }.subscribe(recorder)
+        XCTAssertEqual(upstream.send(1), [.none])
+        upstream.send(completion: .failure(TestError(id: 1)))
+        XCTAssertEqual(upstream.send(-1), [.none])
+        upstream.send(completion: .failure(TestError(id: 1)))
+        upstream.send(completion: .finished)
+
+        XCTAssertEqual(recorder.history, [".subscription", ".value(1)", ".completion(.failure(TestError(2)))", ".value(-1)"])
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited)])
+        upstream.releaseSubscribers()
+    }
+
     func testAReplacementTakesOverWithTheUnmetDemandAndItsFailureIsErased() {
         let upstream = RecordingPublisher<Int, TestError>()
         let replacement = RecordingPublisher<Int, TestError>()
@@ -134,6 +180,8 @@ final class TryCatchTests: TetherTestCase {
 
         XCTAssertEqual(recorder.history, [".subscription", ".value(1)", ".value(2)", ".completion(.failure(TestError(5)))"])
         XCTAssertEqual(replacement.subscription?.events, [.requested(.max(2))])
+        upstream.releaseSubscribers()
+        replacement.releaseSubscribers()
     }
 }
 
@@ -199,6 +247,44 @@ final class RetryTests: TetherTestCase {
         Publishers.Retry(upstream: upstream, retries: nil).subscribe(recorder)
 
         XCTAssertEqual(recorder.events, [.subscription, .value(10), .completion(.finished)])
+    }
+
+    func testDemandReturnedForAValueIsRequestedFromTheUpstreamAsInCombine() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(3), demandPerValue: { .max($0) })
+        upstream.retry(5).subscribe(recorder)
+        XCTAssertEqual(upstream.send(5), [.none])
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(5)])
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(3)), .requested(.max(5))])
+        recorder.cancel()
+    }
+
+    func testANegativeNumberOfRetriesNeverRunsOutAsInCombine() {
+        let attempts = AtomicCounter()
+        let upstream = Deferred { () -> AnyPublisher<Int, TestError> in
+            let attempt = attempts.increment()
+            if attempt < 100 { return Fail(error: TestError(id: attempt)).eraseToAnyPublisher() }
+            return Just(attempt).setFailureType(to: TestError.self).eraseToAnyPublisher()
+        }
+        let recorder = RecordingSubscriber<Int, TestError>()
+        Publishers.Retry(upstream: upstream, retries: -1).subscribe(recorder)
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(100), .completion(.finished)])
+    }
+
+    func testTheUpstreamsSubscriberIsTheDownstreamsSubscription() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>()
+        upstream.retry(1).subscribe(recorder)
+        let subscription = upstream.given as? any Subscription
+        XCTAssertNotNil(subscription)
+        subscription?.cancel()
+        let late = RecordingSubscription()
+        upstream.subscriber?.receive(subscription: late)
+        XCTAssertEqual(late.events, [.cancelled])
+        XCTAssertEqual(recorder.events, [])
+        upstream.release()
     }
 
     func testZeroRetriesPassTheFirstFailureThrough() {

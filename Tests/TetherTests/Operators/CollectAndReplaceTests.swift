@@ -105,7 +105,7 @@ final class CollectAndReplaceTests: TetherTestCase {
         publisher.releaseSubscribers()
     }
 
-    func testReplaceErrorCancelWhileWaitingReleasesTheSubscriber() {
+    func testReplaceErrorCancelWhileWaitingKeepsTheSubscriberAsInCombine() {
         let publisher = RecordingPublisher<Int, TestError>()
         weak var weakRecorder: RecordingSubscriber<Int, Never>?
         do {
@@ -116,12 +116,13 @@ final class CollectAndReplaceTests: TetherTestCase {
             recorder.cancel()
             XCTAssertEqual(recorder.events, [.subscription])
         }
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder)
         XCTAssertEqual(publisher.subscription?.events, [])
         publisher.releaseSubscribers()
+        XCTAssertNil(weakRecorder)
     }
 
-    func testReplaceEmptyCancelReleasesDownstreamAndCancelsUpstream() {
+    func testReplaceEmptyCancelCancelsUpstreamAndKeepsTheSubscriberAsInCombine() {
         let publisher = RecordingPublisher<Int, Never>()
         weak var weakRecorder: RecordingSubscriber<Int, Never>?
         do {
@@ -132,9 +133,21 @@ final class CollectAndReplaceTests: TetherTestCase {
             publisher.send(completion: .finished)
             XCTAssertEqual(recorder.events, [.subscription])
         }
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder)
         XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
         publisher.releaseSubscribers()
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testReplaceErrorTrapsOnAValueWithoutDemand() {
+        let trap = ChildProcessTrap(test: "TetherTests.CollectAndReplaceTests/testReplaceErrorTrapsOnAValueWithoutDemand", id: "value")
+        let outcome = trap.run {
+            let publisher = RecordingPublisher<Int, TestError>()
+            publisher.replaceError(with: 0).subscribe(RecordingSubscriber<Int, Never>(demand: .none))
+            _ = publisher.send(1)
+        }
+        guard !ChildProcessTrap.isChildProcess else { return }
+        guard case .trapped = outcome else { return XCTFail("did not trap: \(outcome)") }
     }
 
     func testReplaceErrorAndReplaceEmptyAreEquatable() {
@@ -147,18 +160,21 @@ final class CollectAndReplaceTests: TetherTestCase {
     }
 
     func testReplacingOperatorsIgnoreSignalsAndACancelBeforeTheSubscription() {
-        func check(_ name: String, _ make: (ManualPublisher<Int, TestError>) -> AnyPublisher<Int, Never>) {
+        func check(
+            _ name: String, asks expected: [SubscriptionEvent],
+            _ make: (ManualPublisher<Int, TestError>) -> AnyPublisher<Int, Never>
+        ) {
             let publisher = ManualPublisher<Int, TestError>()
             let recorder = RecordingSubscriber<Int, Never>()
             make(publisher).subscribe(recorder)
             let demand = publisher.signalBeforeSubscription(1, .failure(TestError(id: 1)))
             XCTAssertEqual(demand, Subscribers.Demand.none, name)
             XCTAssertEqual(recorder.events, [], name)
-            XCTAssertEqual(publisher.subscribeAndFinish(), [.requested(.unlimited)], name)
+            XCTAssertEqual(publisher.subscribeAndFinish(), expected, name)
             XCTAssertEqual(recorder.events, [.subscription, .value(9), .completion(.finished)], name)
             publisher.release()
         }
-        check("ReplaceError") { $0.replaceError(with: 9).append(9).eraseToAnyPublisher() }
-        check("ReplaceEmpty") { $0.replaceEmpty(with: 9).replaceError(with: 0).eraseToAnyPublisher() }
+        check("ReplaceError", asks: [.requested(.unlimited)]) { $0.replaceError(with: 9).append(9).eraseToAnyPublisher() }
+        check("ReplaceEmpty", asks: [.requested(.unlimited)]) { $0.replaceEmpty(with: 9).replaceError(with: 0).eraseToAnyPublisher() }
     }
 }

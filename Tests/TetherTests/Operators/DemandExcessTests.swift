@@ -28,7 +28,12 @@ final class DemandExcessTests: TetherTestCase {
             subscription?.request(.max(count))
         }
 
-        func cancel() { subscription?.cancel() }
+        /// Cancels and lets go of the subscription, as `sink` does: some of Combine's
+        /// subscriptions (`switchToLatest`'s) hold their subscriber until released.
+        func cancel() {
+            subscription?.cancel()
+            subscription = nil
+        }
     }
 
     /// Counts the publishers a bounded `flatMap` has asked its upstream for.

@@ -27,6 +27,78 @@ final class SwitchToLatestTests: TetherTestCase {
         XCTAssertEqual(recorder.subscriptionDescriptions, ["SwitchToLatest"])
     }
 
+    func testTheSubscriberIsSubscribedBeforeTheUpstreamsSubscriptionArrives() {
+        let outer = ManualPublisher<Just<Int>, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
+        outer.switchToLatest().subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription])
+        let subscription = RecordingSubscription()
+        outer.subscriber?.receive(subscription: subscription)
+        outer.subscriber?.receive(subscription: RecordingSubscription())
+        _ = outer.subscriber?.receive(Just(4))
+        outer.subscriber?.receive(completion: .finished)
+
+        XCTAssertEqual(recorder.events, [.subscription, .value(4), .completion(.finished)])
+        XCTAssertEqual(subscription.events, [.requested(.unlimited)])
+        outer.release()
+    }
+
+    func testTheDemandReturnedForAValueGoesBackToTheInnerAndIsCountedAsInCombine() {
+        let outer = RecordingPublisher<RecordingPublisher<Int, Never>, Never>()
+        let first = RecordingPublisher<Int, Never>()
+        let second = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1)) { _ in .max(5) }
+        outer.switchToLatest().subscribe(recorder)
+        outer.send(first)
+        XCTAssertEqual(first.send(1), [.max(5)])
+        outer.send(second)
+
+        XCTAssertEqual(first.subscription?.events, [.requested(.max(1)), .cancelled])
+        XCTAssertEqual(second.subscription?.events, [.requested(.max(5))])
+        recorder.cancel()
+        outer.releaseSubscribers()
+        first.releaseSubscribers()
+        second.releaseSubscribers()
+    }
+
+    func testAfterTheUpstreamFailsTheInnersValuesStillArriveAsInCombine() {
+        let outer = RecordingPublisher<RecordingPublisher<Int, TestError>, TestError>()
+        let inner = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(1))
+        outer.switchToLatest().subscribe(recorder)
+        outer.send(inner)
+        outer.send(completion: .failure(TestError(id: 1)))
+        XCTAssertEqual(inner.send(7), [.none])
+        inner.send(completion: .finished)
+
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 1))), .value(7)])
+        XCTAssertEqual(inner.subscription?.events, [.requested(.max(1)), .cancelled])
+        XCTAssertEqual(outer.subscription?.events, [.requested(.unlimited)])
+        outer.releaseSubscribers()
+        inner.releaseSubscribers()
+    }
+
+    func testAnInnerValueWithoutDemandAndAnInnerCompletionBeforeItsSubscriptionTrap() {
+        let test = "TetherTests.SwitchToLatestTests/testAnInnerValueWithoutDemandAndAnInnerCompletionBeforeItsSubscriptionTrap"
+        let value = ChildProcessTrap(test: test, id: "value").run {
+            let outer = RecordingPublisher<RecordingPublisher<Int, Never>, Never>()
+            let inner = RecordingPublisher<Int, Never>()
+            outer.switchToLatest().subscribe(RecordingSubscriber<Int, Never>(demand: .none))
+            outer.send(inner)
+            _ = inner.send(1)
+        }
+        let completion = ChildProcessTrap(test: test, id: "completion").run {
+            let outer = RecordingPublisher<ManualPublisher<Int, Never>, Never>()
+            let inner = ManualPublisher<Int, Never>()
+            outer.switchToLatest().subscribe(RecordingSubscriber<Int, Never>())
+            outer.send(inner)
+            inner.subscriber?.receive(completion: .finished)
+        }
+        guard !ChildProcessTrap.isChildProcess else { return }
+        guard case .trapped = value else { return XCTFail("a value without demand did not trap: \(value)") }
+        guard case .trapped = completion else { return XCTFail("an early completion did not trap: \(completion)") }
+    }
+
     func testFinishesOnlyWhenUpstreamAndCurrentInnerHaveFinished() {
         let outer = RecordingPublisher<Just<Int>, Never>()
         let recorder = RecordingSubscriber<Int, Never>()

@@ -91,11 +91,18 @@ extension Publishers.Buffer {
         @usableFromInline
         internal let state: Locked<State>
 
+        /// The subscriber, held for the subscription's whole life as Combine's buffer holds it
+        /// (its lifecycle tests record the subscriber outliving the completion); the state
+        /// machine's own reference, which says whether the stream is live, goes at the end.
+        @usableFromInline
+        internal let subscriber: Downstream
+
         @inlinable
         internal init(
             downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
             whenFull: Publishers.BufferingStrategy<Failure>
         ) {
+            subscriber = downstream
             state = Locked(State(downstream: downstream, size: size, prefetch: prefetch, whenFull: whenFull))
             Ledger.enter(self)
         }
@@ -191,11 +198,14 @@ extension Publishers.Buffer {
 
         @usableFromInline
         internal var customMirror: Mirror {
-            let (values, demand, terminal) = state.withLock { ($0.storage.elements, $0.demand, $0.pending) }
+            let (values, upstream, demand, terminal) = state.withLock {
+                ($0.storage.elements, $0.upstream, $0.demand, $0.pending)
+            }
             return Mirror(
                 self,
                 children: [
                     ("values", values),
+                    ("state", upstream),
                     ("downstreamDemand", demand),
                     ("terminal", terminal as Any),
                 ])

@@ -211,7 +211,8 @@ internal struct BufferState<Downstream: Subscriber> {
     /// The downstream cancelled: what to release, and the upstream to cancel, if still live.
     @inlinable
     mutating func cancel() -> Released? {
-        guard let downstream else { return nil }
+        // As in Combine, a cancel before the upstream's subscription is ignored.
+        guard let downstream, !upstream.isAwaitingSubscription else { return nil }
         return terminate(downstream)
     }
 
@@ -225,6 +226,14 @@ internal struct BufferState<Downstream: Subscriber> {
             owed = 0
         }
         return Released(downstream: downstream, upstream: upstream, storage: storage)
+    }
+}
+
+extension BufferState.Upstream {
+    @inlinable
+    internal var isAwaitingSubscription: Bool {
+        if case .awaitingSubscription = self { return true }
+        return false
     }
 }
 

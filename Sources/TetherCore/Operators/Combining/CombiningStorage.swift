@@ -26,10 +26,16 @@ where Machine.Slots.Output == Downstream.Input {
     @exclusivity(unchecked)
     package var downstream: Downstream?
 
+    /// The subscriber again, kept for the subscription's whole life when the family holds it so
+    /// (``CombiningMachine/holdsSubscriberForLife``); `downstream` still says who is delivered to.
+    @usableFromInline
+    internal let heldSubscriber: Downstream?
+
     @inlinable
     package init(downstream: Downstream, upstreams: Int) {
         control = CombiningStorage.controlEntry
         self.downstream = downstream
+        heldSubscriber = Machine.holdsSubscriberForLife ? downstream : nil
         machine = Locked(Machine(upstreams: upstreams))
         Ledger.enter(self)
     }

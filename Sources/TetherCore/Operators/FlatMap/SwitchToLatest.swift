@@ -2,15 +2,21 @@ extension Publishers {
     /// A publisher that flattens nested publishers.
     ///
     /// Given a publisher that publishes publishers, it produces the events of only the most
-    /// recent one. The upstream is asked for `.unlimited` publishers; when a new one arrives the
-    /// previous one is cancelled, and the new one is asked for the downstream demand still
-    /// outstanding (later requests go to it directly). Values reach the downstream one at a
-    /// time, on the inner publisher's thread, and values a replaced publisher still sends are
-    /// dropped. The publisher finishes when the upstream and the current inner publisher have
-    /// both finished; a failure from either cancels the other and fails the downstream.
-    /// Cancelling cancels the upstream and the current inner publisher. Requesting `.none`
-    /// traps. A `Just` is not subscribed to: its value is taken at once, as a subscribed `Just`
-    /// would deliver it.
+    /// recent one. The subscriber gets its subscription at once, before the upstream's arrives.
+    /// The upstream is asked for `.unlimited` publishers; when a new one arrives the previous
+    /// one is cancelled, and the new one is asked for the downstream demand still outstanding
+    /// (later requests go to it directly). Values reach the downstream one at a time, on the
+    /// inner publisher's thread; the demand the subscriber returns for one is returned to that
+    /// inner publisher, and values a replaced publisher still sends are dropped. The publisher
+    /// finishes when the upstream and the current inner publisher have both finished; a failure
+    /// from either cancels the other and fails the downstream. Cancelling cancels the current
+    /// inner publisher, then the upstream. Requesting `.none` traps.
+    ///
+    /// As in Combine: an inner value sent with no demand outstanding traps, as does an inner
+    /// completion before the inner's subscription; the subscriber is held for the
+    /// subscription's whole life; and, since Combine keeps no terminal state here, an inner's
+    /// values still arrive after the upstream failed and every completion the upstream sends
+    /// goes downstream.
     public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
     where P == Upstream.Output, P.Failure == Upstream.Failure {
         /// The kind of values published by this publisher: the inner publishers'.
@@ -30,14 +36,13 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Attaches `subscriber`; values are delivered on the threads of the inner publishers
-        /// (or of the downstream's request, for values that waited).
+        /// Attaches `subscriber`; values are delivered on the threads of the inner publishers.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == P.Output, S.Failure == P.Failure {
-            upstream.receive(subscriber:
-                FlattenStorage<Upstream, P, S>(
-                    name: "SwitchToLatest", policy: .switchToLatest, downstream: subscriber, transform: { $0 }))
+            let subscription = SwitchSubscription<Upstream, S>(downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+            upstream.subscribe(subscription)
         }
     }
 }

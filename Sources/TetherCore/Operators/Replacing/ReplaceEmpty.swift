@@ -1,7 +1,8 @@
 extension Publishers {
     /// A publisher that replaces an empty stream with a provided element.
     ///
-    /// Values and demand pass through. If the upstream finishes without producing any element,
+    /// Values and demand pass through; as in Combine, the subscriber is held for the operator's
+    /// whole life. If the upstream finishes without producing any element,
     /// the publisher emits `output` and then finishes; the element needs demand, so if the
     /// subscriber has not asked for anything yet it waits for the first request. Failures pass
     /// through as `Upstream.Failure`. Signals go out on the thread that delivers the upstream's

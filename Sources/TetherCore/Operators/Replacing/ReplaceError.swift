@@ -8,7 +8,8 @@ extension Publishers {
     /// requesting thread).
     ///
     /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
-    /// comes before the upstream's subscription is ignored.
+    /// comes before the upstream's subscription is ignored, a value sent with no demand
+    /// outstanding traps, and the subscriber is held for the operator's whole life.
     public struct ReplaceError<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -37,7 +38,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.receive(subscriber:
-                ReplacingRelay<Upstream.Failure, S>(name: "ReplaceError", downstream: subscriber, output: output) {
+                ReplacingRelay<Upstream.Failure, S>(name: "ReplaceError", downstream: subscriber, output: output, trapsWithoutDemand: true) {
                     completion, _ in
                     if case .failure = completion { return .substitute }
                     return .forward(.finished)

@@ -8,7 +8,10 @@ import Synchronization
 /// demand outstanding, and otherwise waits for the next request. To know that, the relay counts
 /// the demand requested minus the values delivered plus the demand those deliveries returned;
 /// the count sits in its own small mutex so the per-value path never touches the generic `link`.
-/// Completion or cancellation releases the downstream.
+/// As in Combine, the relay holds its downstream for its whole life (OpenCombine's suite records
+/// Combine keeping the subscriber after a cancel and after a failure); the gate only stops
+/// deliveries. `replaceError` traps on a value that comes with no demand outstanding, as in
+/// Combine.
 ///
 /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
 /// comes before the upstream's subscription is ignored.
@@ -60,17 +63,22 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
     /// Set by `cancel`; read between the substitute and `.finished`, so a downstream that
     /// cancels from inside `receive(_:)` gets nothing after its `cancel()` returns.
     @usableFromInline let cancelled = Atomic<Bool>(false)
-    /// Serial path only, or whichever side the gate names; `nil` once released.
-    @usableFromInline var downstream: Downstream?
+    @usableFromInline let downstream: Downstream
     /// Serial path only.
     @usableFromInline var sawValue = false
     @usableFromInline let output: Input
     @usableFromInline let decide: Decide
     @usableFromInline let name: StaticString
+    /// `replaceError`: a value with no demand outstanding traps.
+    @usableFromInline let trapsWithoutDemand: Bool
 
     @inlinable
-    internal init(name: StaticString, downstream: Downstream, output: Input, decide: @escaping Decide) {
+    internal init(
+        name: StaticString, downstream: Downstream, output: Input, trapsWithoutDemand: Bool = false,
+        decide: @escaping Decide
+    ) {
         self.name = name
+        self.trapsWithoutDemand = trapsWithoutDemand
         self.downstream = downstream
         self.output = output
         self.decide = decide
@@ -93,23 +101,27 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
             return
         }
         gate.open()
-        downstream?.receive(subscription: self)
-        if gate.leave() {
-            downstream = nil
-        }
+        downstream.receive(subscription: self)
+        _ = gate.leave()
     }
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard gate.enterIfSubscribed(), let downstream else { return .none }
+        guard gate.enterIfSubscribed() else { return .none }
         sawValue = true
-        outstanding.withLock { $0 -= 1 }
+        let traps = trapsWithoutDemand
+        outstanding.withLock { outstanding in
+            if traps {
+                precondition(
+                    outstanding > 0, "A publisher must not send a value without demand: \(name) had none outstanding")
+            }
+            outstanding -= 1
+        }
         let more = downstream.receive(input)
         if more > 0 {
             outstanding.withLock { $0 += more }
         }
         if gate.leave() {
-            self.downstream = nil
             return .none
         }
         return more
@@ -122,8 +134,6 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
             case .awaitingSubscription, .parked, .terminal:
                 return .nothing
             case .subscribed:
-                // The link was still live, so `cancel` has not released `downstream`.
-                guard let downstream else { preconditionFailure("\(name) lost its subscriber while subscribed") }
                 switch decide(completion, sawValue) {
                 case .forward(let completion):
                     link = .terminal
@@ -142,7 +152,6 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
         }
         if case .nothing = outcome { return }
         gate.stopFromSerialPath()
-        downstream = nil
         switch outcome {
         case .nothing, .parked:
             return
@@ -190,11 +199,8 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
             defer { link = .terminal }
             return link
         }
-        // A parked downstream is released with `previous`, outside the lock.
         guard case .subscribed(let upstream) = previous else { return }
-        if gate.stopFromOutside() {
-            downstream = nil
-        }
+        _ = gate.stopFromOutside()
         upstream.cancel()
     }
 

@@ -136,40 +136,42 @@ extension Publishers.Autoconnect {
         }
 
         @usableFromInline var description: String { "Autoconnect" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+        /// Combine's children: the autoconnect publisher, then the downstream.
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["parent": parent, "downstream": downstream])
+        }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
 
 /// The subscription an ``Publishers/Autoconnect`` subscriber holds: the upstream's, whose
-/// first `cancel` also lowers the autoconnect's count. It describes itself as the upstream's.
+/// first `cancel` also lowers the autoconnect's count. As in Combine, every `cancel` (a repeated
+/// one too) is passed on to the upstream's subscription, and the subscription describes and
+/// identifies itself as the upstream's.
 @usableFromInline
 internal final class AutoconnectSubscription: Subscription, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
-    internal struct Held {
-        @usableFromInline var upstream: any Subscription
-        @usableFromInline var detach: () -> Void
+    internal let upstream: any Subscription
 
-        @inlinable
-        init(upstream: any Subscription, detach: @escaping () -> Void) {
-            self.upstream = upstream
-            self.detach = detach
-        }
-    }
-
-    /// `nil` once cancelled.
+    /// Lowers the autoconnect's count; `nil` once it has.
     @usableFromInline
-    internal let held: Locked<Held?>
+    internal let detach: Locked<(() -> Void)?>
 
     @usableFromInline
     internal let upstreamDescription: String
 
+    /// The upstream subscription's, as in Combine.
+    @usableFromInline
+    internal let combineIdentifier: CombineIdentifier
+
     @inlinable
     internal init(_ upstream: any Subscription, parent detach: @escaping () -> Void) {
-        held = Locked(Held(upstream: upstream, detach: detach))
+        self.upstream = upstream
+        self.detach = Locked(detach)
         upstreamDescription = String(describing: upstream)
+        combineIdentifier = upstream.combineIdentifier
         Ledger.enter(self)
     }
 
@@ -177,19 +179,21 @@ internal final class AutoconnectSubscription: Subscription, CustomStringConverti
         Ledger.leave(self)
     }
 
+    /// Passed on until the first `cancel`.
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        held.withLock { $0?.upstream }?.request(demand)
+        guard detach.withLock({ $0 != nil }) else { return }
+        upstream.request(demand)
     }
 
     @inlinable
     internal func cancel() {
-        guard let taken = held.withLock({ held -> Held? in
-            defer { held = nil }
-            return held
-        }) else { return }
-        taken.detach()
-        taken.upstream.cancel()
+        let first = detach.withLock { detach -> (() -> Void)? in
+            defer { detach = nil }
+            return detach
+        }
+        first?()
+        upstream.cancel()
     }
 
     @usableFromInline

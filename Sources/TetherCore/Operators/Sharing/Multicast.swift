@@ -161,7 +161,16 @@ extension Publishers.Multicast {
                 self.downstream = nil
                 return .none
             }
-            return demand
+            // As in Combine, more demand goes to the subject's subscription as a request
+            // rather than back as the return value.
+            if demand > 0 {
+                let upstream = link.withLock { link -> (any Subscription)? in
+                    guard case .subscribed(let upstream) = link else { return nil }
+                    return upstream
+                }
+                upstream?.request(demand)
+            }
+            return .none
         }
 
         @inlinable
@@ -179,7 +188,8 @@ extension Publishers.Multicast {
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: Multicast was asked for .none")
+            // Combine does not trap here: a subscriber asking for nothing gets nothing.
+            guard demand > 0 else { return }
             let upstream = link.withLock { link -> (any Subscription)? in
                 guard case .subscribed(let upstream) = link else { return nil }
                 return upstream

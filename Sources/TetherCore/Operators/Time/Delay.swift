@@ -140,6 +140,8 @@ extension Publishers.Delay {
         func scheduleDelivery() {
             scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
                 self.line.due { demand in self.upstream.deliveryTarget?.request(demand) }
+                // Once the completion is delivered, let go of the upstream too (see `ReceiveOn`).
+                if self.line.downstream == nil { self.upstream.finish() }
             }
         }
 

@@ -112,6 +112,10 @@ extension Publishers.ReceiveOn {
         @inlinable
         func deliverDue() {
             line.due { demand in upstream.deliveryTarget?.request(demand) }
+            // Once the completion is delivered, the line has let go of the subscriber; let go of
+            // the upstream too (an upstream that holds its subscriber for life would otherwise
+            // keep both alive).
+            if line.downstream == nil { upstream.finish() }
         }
 
         /// Forwards `demand`, `.none` included, as Combine does.

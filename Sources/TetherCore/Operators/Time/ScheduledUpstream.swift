@@ -80,13 +80,21 @@ internal struct ScheduledUpstream: ~Copyable, @unchecked Sendable {
 
     /// The subscriber cancelled.
     /// - Returns: The upstream to cancel; `nil` before the subscription and once the upstream
-    ///   completed.
+    ///   completed. A completed upstream is let go without being told: an upstream that holds
+    ///   its subscriber for life (`catch`, `zip`, …) would otherwise keep both alive.
     @inlinable
     func cancel() -> (any Subscription)? {
         phase.withLock { phase in
-            guard case .subscribed(let upstream) = phase else { return nil }
-            phase = .terminal
-            return upstream
+            switch phase {
+            case .subscribed(let upstream):
+                phase = .terminal
+                return upstream
+            case .completing:
+                phase = .terminal
+                return nil
+            case .awaitingSubscription, .terminal:
+                return nil
+            }
         }
     }
 }

@@ -20,6 +20,9 @@ package struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
     /// "Zip", as its subscriptions describe themselves.
     @usableFromInline static package var name: StaticString { "Zip" }
 
+    /// As in Combine, the subscriber is held for the subscription's whole life.
+    @usableFromInline package static var holdsSubscriberForLife: Bool { true }
+
     @usableFromInline package var upstreams: [CombiningUpstream]
     @usableFromInline package var live: [any Subscription] = []
     @usableFromInline package var slots: Slots
@@ -56,7 +59,9 @@ package struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
     @inlinable
     package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
         guard accepts(index, value: false) else { return Outcome() }
-        forget(index)
+        // As in Combine, a failing upstream is cancelled with the others (`end` cancels every
+        // live subscription); a finished one is simply let go of.
+        if case .finished = completion { forget(index) }
         upstreams[index].finished = true
         if case .finished = completion, upstreams[index].held > 0 {
             // Its queued values may still complete tuples.

@@ -105,6 +105,39 @@ final class ConnectableTests: TetherTestCase {
         upstream.releaseSubscribers()
     }
 
+    func testMulticastRequestsTheDemandReturnedForAValueAndIgnoresNoneAsInCombine() {
+        let subject = PassthroughSubject<Int, Never>()
+        let multicast = subject.multicast(subject: PassthroughSubject())
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(1)) { $0 == 2 ? .max(1) : .none }
+        multicast.subscribe(recorder)
+        let connection = multicast.connect()
+        recorder.request(.none)
+        subject.send(2)
+        subject.send(3)
+        subject.send(4)
+        XCTAssertEqual(recorder.values, [2, 3])
+        recorder.cancel()
+        connection.cancel()
+    }
+
+    func testAutoconnectCountsOnlyTheFirstCancelOfASubscription() {
+        let upstream = RecordingPublisher<Int, Never>()
+        let autoconnect = upstream.makeConnectable().autoconnect()
+        let first = RecordingSubscriber<Int, Never>(demand: .max(1))
+        let second = RecordingSubscriber<Int, Never>(demand: .max(2))
+        autoconnect.subscribe(first)
+        autoconnect.subscribe(second)
+        let subscription = first.subscription
+        subscription?.cancel()
+        subscription?.cancel()
+        subscription?.request(.max(5))
+        XCTAssertEqual(upstream.subscriptions.map(\.events), [[.requested(.unlimited)]])
+        second.cancel()
+
+        XCTAssertEqual(upstream.subscriptions.map(\.events), [[.requested(.unlimited), .cancelled]])
+        upstream.releaseSubscribers()
+    }
+
     func testAutoconnectConnectsOnTheFirstSubscriberAfterAttachingIt() {
         let upstream = RecordingPublisher<Int, Never>()
         let auto = upstream.makeConnectable().autoconnect()

@@ -64,7 +64,8 @@ final class ZipMachineTests: TetherTestCase {
         guard case .deliver = machine.receive(1, 1).step else { return XCTFail("expected a tuple") }
         let outcome = machine.complete(1, .failure(TestError()))
         XCTAssertIdle(outcome.step)
-        XCTAssertEqual(outcome.cancel?.count, 1)
+        // Both: as in Combine, the failing upstream is cancelled too.
+        XCTAssertEqual(outcome.cancel?.count, 2)
         guard case .complete(.failure) = machine.delivered(.none).step else { return XCTFail("expected the failure") }
     }
 

@@ -79,7 +79,7 @@ final class ZipTests: TetherTestCase {
         XCTAssertEqual(c.subscription?.events, [.requested(.unlimited)])
     }
 
-    func testFailureCancelsTheOtherUpstreams() {
+    func testFailureCancelsEveryUpstreamTheFailingOneTooAsInCombine() {
         let a = Upstream(), b = Upstream()
         let recorder = RecordingSubscriber<(Int, Int), TestError>()
         a.zip(b).subscribe(recorder)
@@ -87,6 +87,7 @@ final class ZipTests: TetherTestCase {
         b.send(completion: .failure(TestError(id: 4)))
         XCTAssertEqual(recorder.history, [".subscription", ".completion(.failure(TestError(4)))"])
         XCTAssertEqual(a.subscription?.events, [.requested(.unlimited), .cancelled])
+        XCTAssertEqual(b.subscription?.events, [.requested(.unlimited), .cancelled])
         b.send(1)
         XCTAssertEqual(recorder.history.count, 2)
     }
@@ -101,7 +102,7 @@ final class ZipTests: TetherTestCase {
         XCTAssertEqual(Publishers.Zip4([1].publisher, [2].publisher, [3].publisher, [4].publisher).d, [4].publisher)
     }
 
-    func testReleasesEverythingAfterCompletionAndCancel() {
+    func testTheSubscriptionHoldsItsSubscriberUntilItIsReleasedAsInCombine() {
         weak var weakRecorder: RecordingSubscriber<(Int, Int), TestError>?
         weak var weakStorage: AnyObject?
         let a = Upstream(), b = Upstream()
@@ -112,10 +113,11 @@ final class ZipTests: TetherTestCase {
             weakStorage = recorder.subscription as AnyObject
             a.send(completion: .finished)
         }
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder)
         a.releaseSubscribers()
         b.releaseSubscribers()
         XCTAssertNil(weakStorage)
+        XCTAssertNil(weakRecorder)
 
         do {
             let recorder = RecordingSubscriber<(Int, Int), TestError>()
@@ -125,10 +127,11 @@ final class ZipTests: TetherTestCase {
             a.send(1)
             recorder.cancel()
         }
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder)
         a.releaseSubscribers()
         b.releaseSubscribers()
         XCTAssertNil(weakStorage)
+        XCTAssertNil(weakRecorder)
     }
 
     private func values<P: Publisher>(_ publisher: P) -> [P.Output] where P.Failure == Never {

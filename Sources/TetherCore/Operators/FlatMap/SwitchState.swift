@@ -1,0 +1,146 @@
+/// The state machine behind ``Publishers/SwitchToLatest``: every method runs under the
+/// subscription's lock, calls nothing, and returns what the caller must do once it is released.
+///
+/// It keeps Combine's accounting, as OpenCombine's suite records it. The downstream's demand is
+/// counted here: each inner value uses one (a value with none outstanding traps), the demand the
+/// downstream returns for it is added back and also returned to the inner, and a new inner is
+/// asked for whatever is outstanding when its subscription arrives. Inners are numbered, so the
+/// signals of a replaced one are told apart and ignored. The downstream's completion is not
+/// guarded by a terminal state, as in Combine: a second completion from the outer publisher
+/// goes downstream too, and an inner's values still do after the outer failed (the outer's
+/// failure cancels the inner, which is expected to stop).
+@usableFromInline
+internal struct SwitchState {
+    /// The outer publisher's subscription, until it completes or is cancelled.
+    @usableFromInline var outer: (any Subscription)?
+    /// The current inner's subscription, once it has arrived and until the inner completes.
+    @usableFromInline var inner: (any Subscription)?
+    /// The number of the current inner; signals from any other are ignored.
+    @usableFromInline var current: UInt64 = 0
+    @usableFromInline var next: UInt64 = 1
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var cancelled = false
+    /// The outer publisher has completed.
+    @usableFromInline var outerFinished = false
+    /// The current inner has been subscribed and its subscription has not arrived yet.
+    @usableFromInline var awaitingInner = false
+    /// An inner's completion has gone downstream (the outer's is not recorded, as in Combine).
+    @usableFromInline var sentCompletion = false
+
+    @inlinable
+    init() {}
+
+    /// What the outer publisher's completion leads to.
+    @usableFromInline
+    internal enum OuterEnding {
+        case nothing
+        case finish
+        /// Cancel the inner, if any, and fail the downstream.
+        case fail((any Subscription)?)
+    }
+
+    /// What an inner's completion leads to.
+    @usableFromInline
+    internal enum InnerEnding {
+        case nothing
+        case finish
+        /// Cancel the outer publisher, if still subscribed, and fail the downstream.
+        case fail((any Subscription)?)
+    }
+
+    /// The outer subscription arrived: `false` when it must be cancelled instead.
+    @inlinable
+    mutating func attachOuter(_ subscription: any Subscription) -> Bool {
+        guard outer == nil, !cancelled else { return false }
+        outer = subscription
+        return true
+    }
+
+    /// A new inner publisher: its number, and the previous inner to cancel; `nil` when the
+    /// stream is cancelled or the outer publisher has completed, and the inner is ignored.
+    @inlinable
+    mutating func switchToNext() -> (index: UInt64, previous: (any Subscription)?)? {
+        guard !cancelled, !outerFinished else { return nil }
+        let previous = inner
+        inner = nil
+        current = next
+        next += 1
+        awaitingInner = true
+        return (current, previous)
+    }
+
+    @inlinable
+    mutating func outerCompleted(failed: Bool) -> OuterEnding {
+        outer = nil
+        outerFinished = true
+        guard !cancelled else { return .nothing }
+        if failed {
+            defer { inner = nil }
+            sentCompletion = true
+            return .fail(inner)
+        }
+        guard !awaitingInner, inner == nil else { return .nothing }
+        sentCompletion = true
+        return .finish
+    }
+
+    /// The downstream asked for more: the inner to pass it on to.
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
+        demand += more
+        return inner
+    }
+
+    /// The subscriptions to cancel.
+    @inlinable
+    mutating func cancel() -> (inner: (any Subscription)?, outer: (any Subscription)?) {
+        cancelled = true
+        defer {
+            inner = nil
+            outer = nil
+        }
+        return (inner, outer)
+    }
+
+    /// Inner `index`'s subscription arrived: the demand to ask it for, or `nil` when it must be
+    /// cancelled instead.
+    @inlinable
+    mutating func attachInner(_ subscription: any Subscription, _ index: UInt64) -> Subscribers.Demand? {
+        guard index == current, !cancelled, inner == nil else { return nil }
+        inner = subscription
+        awaitingInner = false
+        return demand
+    }
+
+    /// Inner `index` sent a value: `false` when it is to be ignored. Traps without demand.
+    @inlinable
+    mutating func innerValue(_ index: UInt64) -> Bool {
+        guard index == current, !cancelled else { return false }
+        precondition(demand > 0, "A publisher must not send a value without demand: SwitchToLatest had none outstanding")
+        demand -= 1
+        return true
+    }
+
+    @inlinable
+    mutating func delivered(_ more: Subscribers.Demand) {
+        demand += more
+    }
+
+    @inlinable
+    mutating func innerCompleted(_ index: UInt64, failed: Bool) -> InnerEnding {
+        guard index == current, !cancelled else { return .nothing }
+        precondition(
+            !awaitingInner, "A publisher must send the subscription before its completion: SwitchToLatest's inner did not")
+        inner = nil
+        guard !sentCompletion else { return .nothing }
+        if failed {
+            cancelled = true
+            sentCompletion = true
+            defer { outer = nil }
+            return .fail(outer)
+        }
+        guard outerFinished else { return .nothing }
+        sentCompletion = true
+        return .finish
+    }
+}

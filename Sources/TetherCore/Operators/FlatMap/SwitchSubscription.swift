@@ -1,0 +1,169 @@
+/// The subscription behind ``Publishers/SwitchToLatest``: the outer publisher's subscriber and
+/// the downstream's subscription in one, as in Combine, with a ``SwitchState`` under its lock.
+///
+/// The downstream gets it as soon as it subscribes, before the outer publisher's subscription
+/// arrives. Calls into the downstream take a ``DownstreamTurn``, so the outer publisher and the
+/// current inner, which may deliver on different threads, reach it one at a time; a call made
+/// from inside the downstream on the same thread goes straight in, as Combine's recursive lock
+/// lets it. The downstream is held for the subscription's whole life, as in Combine.
+@usableFromInline
+internal final class SwitchSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
+    Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
+
+    @usableFromInline let state = Locked(SwitchState())
+    @usableFromInline let turn = DownstreamTurn()
+    @usableFromInline let downstream: Downstream
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+        Ledger.enter(self)
+    }
+
+    deinit {
+        Ledger.leave(self)
+    }
+
+    /// Calls into the downstream in this thread's turn, or straight in from inside a call.
+    @inlinable
+    func deliver<Result>(_ body: () -> Result) -> Result {
+        turn.nesting(body)
+    }
+
+    // MARK: Outer publisher
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard state.withLock({ $0.attachOuter(subscription) }) else {
+            subscription.cancel()
+            return
+        }
+        subscription.request(.unlimited)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        guard let (index, previous) = state.withLock({ $0.switchToNext() }) else { return .none }
+        previous?.cancel()
+        input.subscribe(Side(parent: self, index: index))
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let failed: Bool
+        if case .failure = completion { failed = true } else { failed = false }
+        switch state.withLock({ $0.outerCompleted(failed: failed) }) {
+        case .nothing:
+            return
+        case .finish:
+            deliver { downstream.receive(completion: completion) }
+        case .fail(let inner):
+            inner?.cancel()
+            deliver { downstream.receive(completion: completion) }
+        }
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Demand must not be zero: SwitchToLatest was asked for .none")
+        state.withLock { $0.request(demand) }?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        let (inner, outer) = state.withLock { $0.cancel() }
+        inner?.cancel()
+        outer?.cancel()
+    }
+
+    // MARK: Inner publishers
+
+    @inlinable
+    func attachInner(_ subscription: any Subscription, _ index: UInt64) {
+        guard let demand = state.withLock({ $0.attachInner(subscription, index) }) else {
+            subscription.cancel()
+            return
+        }
+        if demand > 0 {
+            subscription.request(demand)
+        }
+    }
+
+    @inlinable
+    func innerValue(_ value: Downstream.Input, _ index: UInt64) -> Subscribers.Demand {
+        guard state.withLock({ $0.innerValue(index) }) else { return .none }
+        let more = deliver { downstream.receive(value) }
+        if more > 0 {
+            state.withLock { $0.delivered(more) }
+        }
+        return more
+    }
+
+    @inlinable
+    func innerCompleted(_ completion: Subscribers.Completion<Failure>, _ index: UInt64) {
+        let failed: Bool
+        if case .failure = completion { failed = true } else { failed = false }
+        switch state.withLock({ $0.innerCompleted(index, failed: failed) }) {
+        case .nothing:
+            return
+        case .finish:
+            deliver { downstream.receive(completion: completion) }
+        case .fail(let outer):
+            outer?.cancel()
+            deliver { downstream.receive(completion: completion) }
+        }
+    }
+
+    @usableFromInline var description: String { "SwitchToLatest" }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    @usableFromInline var playgroundDescription: Any { description }
+}
+
+extension SwitchSubscription {
+    /// The subscriber attached to inner publisher number `index`.
+    @usableFromInline
+    internal struct Side: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
+        @usableFromInline typealias Input = Downstream.Input
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline let parent: SwitchSubscription
+        @usableFromInline let index: UInt64
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(parent: SwitchSubscription, index: UInt64) {
+            self.parent = parent
+            self.index = index
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            parent.attachInner(subscription, index)
+        }
+
+        @inlinable
+        func receive(_ input: Input) -> Subscribers.Demand {
+            parent.innerValue(input, index)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            parent.innerCompleted(completion, index)
+        }
+
+        @usableFromInline var description: String { "SwitchToLatest" }
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+        }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}
