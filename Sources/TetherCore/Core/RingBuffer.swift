@@ -26,6 +26,15 @@ package struct RingBuffer<Element> {
         count += 1
     }
 
+    /// Appends `element`, keeping at most `limit` elements: when full, the oldest gives way;
+    /// with a limit of zero nothing is kept.
+    @inlinable
+    package mutating func append(_ element: Element, keepingAtMost limit: Int) {
+        guard limit > 0 else { return }
+        while count >= limit { _ = popFirst() }
+        append(element)
+    }
+
     @inlinable
     package mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
@@ -49,5 +58,26 @@ package struct RingBuffer<Element> {
             slots[index] = element
         }
         head = 0
+    }
+}
+
+/// The elements by offset from the oldest, `0..<count`.
+extension RingBuffer: RandomAccessCollection, MutableCollection {
+    @inlinable
+    package var startIndex: Int { 0 }
+
+    @inlinable
+    package var endIndex: Int { count }
+
+    @inlinable
+    package subscript(position: Int) -> Element {
+        get {
+            precondition(position >= 0 && position < count, "RingBuffer offset \(position) out of 0..<\(count)")
+            return slots[(head + position) % slots.count]!
+        }
+        set {
+            precondition(position >= 0 && position < count, "RingBuffer offset \(position) out of 0..<\(count)")
+            slots[(head + position) % slots.count] = newValue
+        }
     }
 }

@@ -59,8 +59,10 @@ extension Publisher {
     public func nwise(_ size: Int) -> Publishers.Filter<Publishers.Scan<Self, [Output]>> {
         precondition(size > 0, "nwise(_:) needs a positive window size, got \(size)")
         return scan([]) { window, value in
-            var next = window
-            if next.count == size { next.removeFirst() }
+            // Each window is a new array anyway: build it once, from the newest `size - 1`.
+            var next: [Output] = []
+            next.reserveCapacity(size)
+            next.append(contentsOf: window.suffix(size - 1))
             next.append(value)
             return next
         }

@@ -2,10 +2,14 @@ import TetherCore
 
 /// One subscriber's subscription to a ``ReplaySubject``.
 ///
-/// Like ``SubjectConduit``, delivery is serialised by a drain loop rather than by a lock held
-/// across calls. Unlike it, a value offered without demand is not dropped: it joins a backlog of
-/// at most `capacity` values (the oldest giving way), which starts as the subject's buffer and is
-/// delivered as demand arrives. A completion waits behind the backlog.
+/// Like ``SubjectConduit``, calls into the subscriber are serialised by a ``DownstreamTurn``: a
+/// thread that sends while another is delivering waits for its turn and then delivers its own
+/// value, and a value or completion sent from inside the subscriber's `receive` on the
+/// delivering thread is left with the state machine and delivered, in order, before the outer
+/// call returns. Unlike it, a value offered without demand is not dropped: it joins a backlog of
+/// at most `capacity` values (the oldest giving way), which starts as the subject's buffer and
+/// is delivered as demand arrives, by the thread that requests it. A completion waits behind
+/// the backlog.
 @usableFromInline
 internal final class ReplayConduit<Downstream: Subscriber>: SubjectConduitProtocol, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -19,9 +23,13 @@ internal final class ReplayConduit<Downstream: Subscriber>: SubjectConduitProtoc
     @usableFromInline
     internal let machine: Locked<State>
 
+    /// Whose turn it is to call into the subscriber.
+    @usableFromInline
+    internal let turn = DownstreamTurn()
+
     @inlinable
     internal init(
-        downstream: Downstream, parent: (any SubjectConduitParent)?, capacity: Int, backlog: [Output],
+        downstream: Downstream, parent: (any SubjectConduitParent)?, capacity: Int, backlog: RingBuffer<Output>,
         completion: Subscribers.Completion<Failure>?
     ) {
         machine = Locked(
@@ -36,29 +44,50 @@ internal final class ReplayConduit<Downstream: Subscriber>: SubjectConduitProtoc
     /// Hands the subscription to the subscriber, then delivers whatever it asked for meanwhile.
     @inlinable
     internal func start(_ downstream: Downstream) {
-        downstream.receive(subscription: self)
-        perform(machine.withLock { $0.delivered(.none) })
+        _ = turn.run {
+            downstream.receive(subscription: self)
+            drain()
+        }
     }
 
     @inlinable
     internal func offer(_ value: Output) {
-        if let downstream = machine.withLock({ $0.offer(value) }) {
-            let more = downstream.receive(value)
-            perform(machine.withLock { $0.delivered(more) })
+        let ranInTurn = turn.run {
+            switch machine.withLock({ $0.take(value) }) {
+            case .idle:
+                return
+            case .deliver(let downstream):
+                let more = downstream.receive(value)
+                if machine.withLock({ $0.settle(more) }) { return }
+                drain()
+            case .drain:
+                drain()
+            }
+        }
+        if !ranInTurn {
+            machine.withLock { $0.leave(value) }
         }
     }
 
     @inlinable
     internal func finish(_ completion: Subscribers.Completion<Failure>) {
-        if let released = machine.withLock({ $0.finish(completion) }) {
-            released.downstream?.receive(completion: completion)
+        let ranInTurn = turn.run {
+            machine.withLock { $0.finish(completion) }
+            drain()
+        }
+        if !ranInTurn {
+            machine.withLock { $0.finish(completion) }
         }
     }
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: ReplaySubject was asked for .none")
-        perform(machine.withLock { $0.request(demand) })
+        // Asked from inside a delivery on this thread, the delivering frame's drain picks up
+        // what the demand made due.
+        if machine.withLock({ $0.request(demand) }) {
+            _ = turn.run { drain() }
+        }
     }
 
     @inlinable
@@ -67,17 +96,17 @@ internal final class ReplayConduit<Downstream: Subscriber>: SubjectConduitProtoc
         released.parent?.detach(self)
     }
 
-    /// Runs the drain loop's actions until the machine goes idle.
+    /// Delivers what was left, owed or completed while this thread held the turn, until
+    /// nothing is. Runs only in this thread's turn.
     @inlinable
-    internal func perform(_ action: State.Action) {
-        var action = action
+    internal func drain() {
         while true {
-            switch action {
+            switch machine.withLock({ $0.next() }) {
             case .idle:
                 return
             case .deliver(let value, let downstream):
                 let more = downstream.receive(value)
-                action = machine.withLock { $0.delivered(more) }
+                machine.withLock { $0.add(more) }
             case .complete(let completion, let released):
                 released.parent?.detach(self)
                 released.downstream?.receive(completion: completion)
@@ -106,149 +135,5 @@ extension SubjectEntry {
     init<Downstream: Subscriber>(replay conduit: ReplayConduit<Downstream>)
     where Downstream.Input == Output, Downstream.Failure == Failure {
         self.init(conduit: conduit, offer: { unsafeDowncast($0, to: ReplayConduit<Downstream>.self).offer($1) })
-    }
-}
-
-/// The replay conduit's state machine; every method runs under the conduit's lock and calls
-/// nothing.
-///
-/// Invariant: `backlog` is only ever non-empty while `demand` is zero, so everything in `queue`
-/// is older than it.
-@usableFromInline
-internal struct ReplayConduitState<Downstream: Subscriber> {
-    @usableFromInline typealias Output = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    internal enum Action {
-        case idle
-        case deliver(Output, Downstream)
-        /// Completes the subscriber; everything else the conduit held is released with it.
-        case complete(Subscribers.Completion<Failure>, Released)
-    }
-
-    /// Everything released together at the end, outside the lock.
-    @usableFromInline
-    internal struct Released {
-        @usableFromInline var downstream: Downstream?
-        @usableFromInline var parent: (any SubjectConduitParent)?
-        @usableFromInline var queue: [Output]
-        @usableFromInline var backlog: [Output]
-
-        @inlinable
-        init(downstream: Downstream?, parent: (any SubjectConduitParent)?, queue: [Output], backlog: [Output]) {
-            self.downstream = downstream
-            self.parent = parent
-            self.queue = queue
-            self.backlog = backlog
-        }
-    }
-
-    /// `nil` once completed or cancelled.
-    @usableFromInline var downstream: Downstream?
-    @usableFromInline var parent: (any SubjectConduitParent)?
-    @usableFromInline var demand = Subscribers.Demand.none
-    /// A call into the subscriber is under way (initially: handing over the subscription).
-    @usableFromInline var delivering = true
-    /// Values accepted with demand while `delivering`; their demand is already taken.
-    @usableFromInline var queue: [Output] = []
-    /// Values owed without demand, oldest first: at most `capacity`.
-    @usableFromInline var backlog: [Output]
-    @usableFromInline let capacity: Int
-    /// The subject's completion, delivered once `queue` and `backlog` are empty.
-    @usableFromInline var completion: Subscribers.Completion<Failure>?
-
-    @inlinable
-    init(
-        downstream: Downstream, parent: (any SubjectConduitParent)?, capacity: Int, backlog: [Output],
-        completion: Subscribers.Completion<Failure>?
-    ) {
-        self.downstream = downstream
-        self.parent = parent
-        self.capacity = capacity
-        self.backlog = backlog
-        self.completion = completion
-    }
-
-    /// A value from the subject: the subscriber to deliver it to now, or `nil` when it is queued
-    /// or kept in the backlog.
-    @inlinable
-    mutating func offer(_ value: Output) -> Downstream? {
-        guard let downstream, completion == nil else { return nil }
-        guard demand > 0 else {
-            guard capacity > 0 else { return nil }
-            if backlog.count == capacity { backlog.removeFirst() }
-            backlog.append(value)
-            return nil
-        }
-        demand -= 1
-        if delivering {
-            queue.append(value)
-            return nil
-        }
-        delivering = true
-        return downstream
-    }
-
-    /// A completion from the subject: what to release and complete now, or `nil` when it waits
-    /// for the delivery under way or for demand for the backlog (or the conduit is done).
-    @inlinable
-    mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Released? {
-        guard downstream != nil, self.completion == nil else { return nil }
-        self.completion = completion
-        guard !delivering, backlog.isEmpty else { return nil }
-        return terminate()
-    }
-
-    /// A call into the subscriber returned `more` demand: what to deliver next.
-    @inlinable
-    mutating func delivered(_ more: Subscribers.Demand) -> Action {
-        guard let downstream else {
-            delivering = false
-            return .idle
-        }
-        demand += more
-        takeOwed()
-        if !queue.isEmpty {
-            // A drained queue keeps its buffer: steady bursts then cost no allocation.
-            return .deliver(queue.removeFirst(), downstream)
-        }
-        if let completion, backlog.isEmpty {
-            return .complete(completion, terminate())
-        }
-        delivering = false
-        return .idle
-    }
-
-    /// The subscriber asked for more: what to deliver now.
-    @inlinable
-    mutating func request(_ more: Subscribers.Demand) -> Action {
-        guard downstream != nil else { return .idle }
-        demand += more
-        takeOwed()
-        guard !delivering else { return .idle }
-        delivering = true
-        return delivered(.none)
-    }
-
-    /// Moves as much of the backlog as there is demand for into the queue, so that values
-    /// offered later never overtake it.
-    @inlinable
-    mutating func takeOwed() {
-        while demand > 0, !backlog.isEmpty {
-            demand -= 1
-            queue.append(backlog.removeFirst())
-        }
-    }
-
-    @inlinable
-    mutating func terminate() -> Released {
-        defer {
-            downstream = nil
-            parent = nil
-            queue = []
-            backlog = []
-        }
-        return Released(downstream: downstream, parent: parent, queue: queue, backlog: backlog)
     }
 }

@@ -35,8 +35,10 @@ extension Publisher {
 /// it. A subscriber that attaches after the completion receives the buffer, then the completion.
 ///
 /// `send` may be called from any thread. Each subscriber receives its signals one at a time: a
-/// value sent while the subscriber is busy is delivered after the current call returns, by the
-/// thread that is delivering; owed values are delivered by the thread that requests them.
+/// thread that sends while another is delivering to the subscriber waits for that call to return
+/// and then delivers its own value; a value sent from inside the subscriber's `receive` is
+/// delivered before the outer `send` returns, without nesting; owed values are delivered by the
+/// thread that requests them.
 /// Subscribed to an upstream (``Publisher/subscribe(_:)-(S)``), it asks for `.unlimited`
 /// at once, so that it records values even before anyone subscribes to it.
 public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectConduitParent, @unchecked Sendable {
@@ -44,7 +46,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectCondui
     internal struct State {
         @usableFromInline var hub = SubjectHub<Output, Failure>()
         /// The last `bufferSize` values sent, oldest first.
-        @usableFromInline var buffer: [Output] = []
+        @usableFromInline var buffer = RingBuffer<Output>()
 
         @inlinable
         init() {}
@@ -94,10 +96,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectCondui
         let capacity = bufferSize
         let receivers = state.withLock { state -> SubjectReceivers<Output, Failure> in
             guard !state.hub.isCompleted else { return SubjectReceivers() }
-            if capacity > 0 {
-                if state.buffer.count == capacity { state.buffer.removeFirst() }
-                state.buffer.append(input)
-            }
+            state.buffer.append(input, keepingAtMost: capacity)
             return state.hub.conduits
         }
         for entry in receivers {

@@ -41,7 +41,8 @@ internal struct AsyncMapState<Output, Failure: Error, Handle> {
     @usableFromInline var demand: Subscribers.Demand = .none
     /// Values requested from upstream and not yet received.
     @usableFromInline var requested = 0
-    @usableFromInline var slots: [Slot] = []
+    /// Oldest first; offsets count from the oldest.
+    @usableFromInline var slots = RingBuffer<Slot>()
     @usableFromInline var nextID = 0
     @usableFromInline var upstreamFinished = false
     @usableFromInline var upstreamFailure: Failure?
@@ -152,7 +153,7 @@ internal struct AsyncMapState<Output, Failure: Error, Handle> {
             case .success(let output):
                 guard demand > 0 else { break }
                 demand -= 1
-                slots.removeFirst()
+                _ = slots.popFirst()
                 return .value(output)
             }
         } else if slots.isEmpty && upstreamFinished {
@@ -187,7 +188,7 @@ internal struct AsyncMapState<Output, Failure: Error, Handle> {
     @inlinable
     mutating func cancelAll() -> [Handle] {
         defer {
-            slots = []
+            slots.removeAll()
             requested = 0
         }
         return slots.compactMap(\.handle)

@@ -1,0 +1,58 @@
+import Tether
+import TetherExtras
+import TetherTesting
+import XCTest
+
+/// How a replay subject's sends meet: concurrent senders take turns and deliver their own
+/// values; a send from inside a delivery is delivered before the outer send returns, without
+/// nesting and without overtaking the values owed before it.
+final class ReplaySubjectDeliveryRacesTests: TetherTestCase {
+    func testASendWaitsForTheDeliveryUnderWayAndThenDeliversItsOwnValue() {
+        SubjectDeliveryChecks.assertASendWaitsForTheDeliveryUnderWay(ReplaySubject<Int, Never>(bufferSize: 2))
+    }
+
+    func testConcurrentSendersEachDeliverTheirOwnValuesInOrder() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 3)
+        SubjectDeliveryChecks.assertConcurrentSendersDeliverTheirOwnValues(
+            subscribe: { deliveries in subject.sink { deliveries.append($0) } },
+            send: { subject.send($0) })
+    }
+
+    func testASendFromInsideADeliveryIsDeliveredBeforeTheOuterSendReturnsWithoutNesting() {
+        SubjectDeliveryChecks.assertASendFromInsideADeliveryDoesNotNest(ReplaySubject<Int, Never>(bufferSize: 2))
+    }
+
+    func testACompletionFromInsideADeliveryFollowsTheValuesSentBeforeIt() {
+        SubjectDeliveryChecks.assertACompletionFromInsideADeliveryFollowsTheValuesBeforeIt(
+            ReplaySubject<Int, Never>(bufferSize: 2))
+    }
+
+    func testDemandReturnedFromDeliveriesReleasesTheBacklogInOrder() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 3)
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none) { _ in .max(1) }
+        subject.subscribe(recorder)
+        for value in 1...5 { subject.send(value) }
+        recorder.request(.max(1))
+        subject.send(6)
+        XCTAssertEqual(recorder.events, [.subscription, .value(3), .value(4), .value(5), .value(6)])
+        recorder.cancel()
+    }
+
+    func testASendFromInsideADeliveryDoesNotOvertakeTheBacklogItsRequestReleased() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 2)
+        subject.send(1)
+        subject.send(2)
+        var recorder: RecordingSubscriber<Int, Never>?
+        recorder = RecordingSubscriber(demand: .max(1)) { value in
+            guard value == 1 else { return .none }
+            // The request makes 2 due; the value sent after it comes after 2.
+            recorder?.request(.max(1))
+            subject.send(3)
+            return .max(1)
+        }
+        subject.subscribe(recorder!)
+        XCTAssertEqual(recorder?.events, [.subscription, .value(1), .value(2), .value(3)])
+        recorder?.cancel()
+        recorder = nil
+    }
+}
