@@ -16,7 +16,7 @@ let package = Package(
     ],
     dependencies: [
         // `swift package generate-documentation`: the DocC catalogs (see .ci/docs).
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
     ],
     targets: [
         // The Combine-compatible core: no Foundation, locks from Synchronization.

@@ -5,8 +5,10 @@ import Tether
 import XCTest
 
 public extension Publisher {
-    func task<T>(maxPublishers: Subscribers.Demand = .unlimited,
-                     _ transform: @escaping (Output) async -> T) -> Publishers.FlatMap<Deferred<Future<T, Never>>, Self> {
+    func task<T>(
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Output) async -> T
+    ) -> Publishers.FlatMap<Deferred<Future<T, Never>>, Self> {
         flatMap(maxPublishers: maxPublishers) { value in
             Deferred {
                 Future { promise in
@@ -51,9 +53,9 @@ final class AsyncTaskOperatorSeedTests: XCTestCase {
         }
         var cancellables = Set<AnyCancellable>()
         let done = expectation(description: "three values handled")
-        ["abc","sdg","353"].publisher
-            .task(maxPublishers:.max(1)){ value in
-                await asyncPrint(value:value)
+        ["abc", "sdg", "353"].publisher
+            .task(maxPublishers: .max(1)) { value in
+                await asyncPrint(value: value)
             }
             .collect()
             .sink { _ in done.fulfill() }

@@ -18,7 +18,7 @@ final class BufferInFrontSeedTests: XCTestCase {
         let publisher = PassthroughSubject<String, Never>()
         publisher
             .task(maxPublishers: .max(1)) { value in
-                await asyncPrint(value:value)
+                await asyncPrint(value: value)
             }
             .emptySink()
             .store(in: &cancellables)
@@ -43,9 +43,9 @@ final class BufferInFrontSeedTests: XCTestCase {
         var cancellables = Set<AnyCancellable>()
         let publisher = PassthroughSubject<String, Never>()
         publisher
-            .buffer(size: 10, prefetch: .keepFull, whenFull: .dropOldest) // 缓存数量和策略根据业务的具体情况确定
+            .buffer(size: 10, prefetch: .keepFull, whenFull: .dropOldest)  // 缓存数量和策略根据业务的具体情况确定
             .task(maxPublishers: .max(1)) { value in
-                await asyncPrint(value:value)
+                await asyncPrint(value: value)
             }
             .emptySink()
             .store(in: &cancellables)

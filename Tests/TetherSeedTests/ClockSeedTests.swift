@@ -156,7 +156,9 @@ final class ClockSeedTests: XCTestCase {
             clock.start()
             XCTAssertTrue(runMainRunLoop(timeout: 5) { clock.time > initial }, "the timer ticked")
             if SubscriptionLedger.isEnabled {  // the ledger is compiled out of optimised builds
-                XCTAssertTrue(SubscriptionLedger.snapshot().contains { $0.type.hasPrefix("TimerSubscription") }, "the timer's subscription")
+                XCTAssertTrue(
+                    SubscriptionLedger.snapshot().contains { $0.type.hasPrefix("TimerSubscription") },
+                    "the timer's subscription")
             }
         }
         XCTAssertNil(weakClock, "nothing but the caller held the clock")

@@ -70,7 +70,8 @@ enum SinkLoaderSample {
 
         func load() {
             state = .loading
-            cancellable = session
+            cancellable =
+                session
                 .dataTaskPublisher(for: url)
                 .map(\.data)
                 .decode(type: Model.self, decoder: decoder)
@@ -112,7 +113,8 @@ enum WeakAssignLoaderSample {
         func load() {
             state = .loading
 
-            cancellable = session
+            cancellable =
+                session
                 .dataTaskPublisher(for: url)
                 .map(\.data)
                 .decode(type: Model.self, decoder: decoder)
@@ -154,18 +156,19 @@ enum WeakSelfDatabaseLoaderSample {
         func load() {
             state = .loading
 
-            cancellable = session
+            cancellable =
+                session
                 .dataTaskPublisher(for: url)
                 .map(\.data)
                 .decode(type: Model.self, decoder: decoder)
                 .flatMap {
                     [weak self] model -> AnyPublisher<Stored<Model>, Error> in
-        
+
                     guard let database = self?.database else {
                         return Empty(completeImmediately: true)
                             .eraseToAnyPublisher()
                     }
-        
+
                     return database.store(model)
                 }
                 .map(State.loaded)
@@ -205,7 +208,8 @@ enum CapturedDatabaseLoaderSample {
         func load() {
             state = .loading
 
-            cancellable = session
+            cancellable =
+                session
                 .dataTaskPublisher(for: url)
                 .map(\.data)
                 .decode(type: Model.self, decoder: decoder)
@@ -249,7 +253,8 @@ enum MethodReferenceLoaderSample {
         func load() {
             state = .loading
 
-            cancellable = session
+            cancellable =
+                session
                 .dataTaskPublisher(for: url)
                 .map(\.data)
                 .decode(type: Model.self, decoder: decoder)
@@ -296,9 +301,10 @@ final class ModelLoaderSeedTests: XCTestCase {
         let loader = SinkLoaderSample.ModelLoader<Article>(url: articleURL, session: session)
         loader.load()
         guard case .loading = loader.state else { return XCTFail("\(loader.state)") }
-        XCTAssertTrue(runMainRunLoop(timeout: 10) {
-            if case .loaded = loader.state { return true } else { return false }
-        })
+        XCTAssertTrue(
+            runMainRunLoop(timeout: 10) {
+                if case .loaded = loader.state { return true } else { return false }
+            })
         guard case .loaded(let article) = loader.state else { return XCTFail("\(loader.state)") }
         XCTAssertEqual(article, Article(title: "Memory management"))
         XCTAssertEqual(server.requestedPaths, ["/article.json"])
@@ -307,9 +313,10 @@ final class ModelLoaderSeedTests: XCTestCase {
     func testSinkLoaderReportsADecodingFailureAsFailed() {
         let loader = SinkLoaderSample.ModelLoader<Article>(url: malformedURL, session: session)
         loader.load()
-        XCTAssertTrue(runMainRunLoop(timeout: 10) {
-            if case .failed = loader.state { return true } else { return false }
-        })
+        XCTAssertTrue(
+            runMainRunLoop(timeout: 10) {
+                if case .failed = loader.state { return true } else { return false }
+            })
         guard case .failed(let error) = loader.state else { return XCTFail("\(loader.state)") }
         XCTAssertTrue(error is DecodingError, "\(error)")
     }
@@ -320,9 +327,10 @@ final class ModelLoaderSeedTests: XCTestCase {
             let loader = SinkLoaderSample.ModelLoader<Article>(url: articleURL, session: session)
             weakLoader = loader
             loader.load()
-            XCTAssertTrue(runMainRunLoop(timeout: 10) {
-                if case .loaded = loader.state { return true } else { return false }
-            })
+            XCTAssertTrue(
+                runMainRunLoop(timeout: 10) {
+                    if case .loaded = loader.state { return true } else { return false }
+                })
         }
         XCTAssertNil(weakLoader)
     }
@@ -333,9 +341,10 @@ final class ModelLoaderSeedTests: XCTestCase {
             let loader = WeakAssignLoaderSample.ModelLoader<Article>(url: articleURL, session: session)
             weakLoader = loader
             loader.load()
-            XCTAssertTrue(runMainRunLoop(timeout: 10) {
-                if case .loaded = loader.state { return true } else { return false }
-            })
+            XCTAssertTrue(
+                runMainRunLoop(timeout: 10) {
+                    if case .loaded = loader.state { return true } else { return false }
+                })
             guard case .loaded(let article) = loader.state else { return XCTFail("\(loader.state)") }
             XCTAssertEqual(article.title, "Memory management")
         }
@@ -345,9 +354,10 @@ final class ModelLoaderSeedTests: XCTestCase {
     func testWeakAssignLoaderReportsADecodingFailureAsFailed() {
         let loader = WeakAssignLoaderSample.ModelLoader<Article>(url: malformedURL, session: session)
         loader.load()
-        XCTAssertTrue(runMainRunLoop(timeout: 10) {
-            if case .failed = loader.state { return true } else { return false }
-        })
+        XCTAssertTrue(
+            runMainRunLoop(timeout: 10) {
+                if case .failed = loader.state { return true } else { return false }
+            })
     }
 
     func testWeakSelfDatabaseLoaderStoresTheModel() {
@@ -355,9 +365,10 @@ final class ModelLoaderSeedTests: XCTestCase {
         let loader = WeakSelfDatabaseLoaderSample.ModelLoader<Article>(
             url: articleURL, session: session, database: database)
         loader.load()
-        XCTAssertTrue(runMainRunLoop(timeout: 10) {
-            if case .loaded = loader.state { return true } else { return false }
-        })
+        XCTAssertTrue(
+            runMainRunLoop(timeout: 10) {
+                if case .loaded = loader.state { return true } else { return false }
+            })
         guard case .loaded(let stored) = loader.state else { return XCTFail("\(loader.state)") }
         XCTAssertEqual(stored.model.title, "Memory management")
         XCTAssertEqual(stored.id, 1)
@@ -369,9 +380,10 @@ final class ModelLoaderSeedTests: XCTestCase {
         let loader = CapturedDatabaseLoaderSample.ModelLoader<Article>(
             url: articleURL, session: session, database: database)
         loader.load()
-        XCTAssertTrue(runMainRunLoop(timeout: 10) {
-            if case .loaded = loader.state { return true } else { return false }
-        })
+        XCTAssertTrue(
+            runMainRunLoop(timeout: 10) {
+                if case .loaded = loader.state { return true } else { return false }
+            })
         guard case .loaded(let stored) = loader.state else { return XCTFail("\(loader.state)") }
         XCTAssertEqual(stored.model, Article(title: "Memory management"))
         XCTAssertEqual(database.count, 1)
@@ -382,9 +394,10 @@ final class ModelLoaderSeedTests: XCTestCase {
         let loader = MethodReferenceLoaderSample.ModelLoader<Article>(
             url: articleURL, session: session, database: database)
         loader.load()
-        XCTAssertTrue(runMainRunLoop(timeout: 10) {
-            if case .loaded = loader.state { return true } else { return false }
-        })
+        XCTAssertTrue(
+            runMainRunLoop(timeout: 10) {
+                if case .loaded = loader.state { return true } else { return false }
+            })
         guard case .loaded(let stored) = loader.state else { return XCTFail("\(loader.state)") }
         XCTAssertEqual(stored.model, Article(title: "Memory management"))
         XCTAssertEqual(database.count, 1)
@@ -395,9 +408,10 @@ final class ModelLoaderSeedTests: XCTestCase {
         let loader = MethodReferenceLoaderSample.ModelLoader<Article>(
             url: malformedURL, session: session, database: database)
         loader.load()
-        XCTAssertTrue(runMainRunLoop(timeout: 10) {
-            if case .failed = loader.state { return true } else { return false }
-        })
+        XCTAssertTrue(
+            runMainRunLoop(timeout: 10) {
+                if case .failed = loader.state { return true } else { return false }
+            })
         XCTAssertEqual(database.count, 0, "nothing decoded, nothing stored")
     }
 }

@@ -83,7 +83,8 @@ final class NotificationOwnerSeedTests: XCTestCase {
             XCTAssertEqual(controller.title, "")
             if SubscriptionLedger.isEnabled {  // the ledger is compiled out of optimised builds
                 XCTAssertTrue(
-                    SubscriptionLedger.snapshot().contains { $0.type.hasPrefix("NotificationSubscription") }, "the observer's subscription")
+                    SubscriptionLedger.snapshot().contains { $0.type.hasPrefix("NotificationSubscription") },
+                    "the observer's subscription")
             }
         }
         XCTAssertNil(weakController, "the owner deallocates")

@@ -13,14 +13,16 @@ public extension Subscribers {
         var subscription: Subscription?
         var cancellable: AnyCancellable?
 
-        public init(notificationName: Notification.Name,
-                    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-                    receiveValue: @escaping (Input) -> Void) {
+        public init(
+            notificationName: Notification.Name,
+            receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+            receiveValue: @escaping (Input) -> Void
+        ) {
             self.receiveCompletion = receiveCompletion
             self.receiveValue = receiveValue
             cancellable = NotificationCenter.default.publisher(for: notificationName, object: nil)
                 .sink(receiveValue: { [weak self] _ in self?.resume() })
-                // 在收到回调通知后,继续向 Publisher 申请新值
+            // 在收到回调通知后,继续向 Publisher 申请新值
         }
 
         public func receive(subscription: Subscription) {
@@ -30,7 +32,7 @@ public extension Subscribers {
 
         public func receive(_ input: Input) -> Subscribers.Demand {
             receiveValue(input)
-            return .none // 调用函数后不继续申请新值
+            return .none  // 调用函数后不继续申请新值
         }
 
         public func receive(completion: Subscribers.Completion<Failure>) {

@@ -37,7 +37,8 @@ extension XCTestCase {
         }
         let deadline = Date().addingTimeInterval(timeout)
         while !SubscriptionLedger.snapshot().contains(where: { $0.type.hasPrefix("SubjectConduit") })
-            && Date() < deadline {
+            && Date() < deadline
+        {
             usleep(1_000)
         }
     }

@@ -19,7 +19,8 @@ public struct CombineAsyncPublsiher<P>: AsyncSequence, AsyncIteratorProtocol whe
     public init(_ upstream: P, bufferingPolicy limit: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded) {
         var subscription: AnyCancellable?
         stream = AsyncStream<P.Output>(P.Output.self, bufferingPolicy: limit) { continuation in
-            subscription = upstream
+            subscription =
+                upstream
                 .sink(receiveValue: { value in
                     continuation.yield(value)
                 })
@@ -48,8 +49,9 @@ final class ValuesSeedTests: XCTestCase {
             await log.end()
         }
         let publisher = PassthroughSubject<String, Never>()
-        let p = publisher
-                .buffer(size: 10, prefetch: .keepFull, whenFull: .dropOldest)
+        let p =
+            publisher
+            .buffer(size: 10, prefetch: .keepFull, whenFull: .dropOldest)
         let loop = Task {
             for await value in p.values {
                 await asyncPrint(value: value)
@@ -100,9 +102,10 @@ final class ValuesSeedTests: XCTestCase {
             await log.end()
         }
         let publisher = PassthroughSubject<String, Never>()
-        let p = publisher
+        let p =
+            publisher
             .print()  // 观察订阅器的请求情况。 values 的实现同方案二一样。
-            // sequence 使用了 AsyncStream 的 buffer,因此无需再设定 buffer
+        // sequence 使用了 AsyncStream 的 buffer,因此无需再设定 buffer
 
         let loop = Task {
             for await value in p.sequence {

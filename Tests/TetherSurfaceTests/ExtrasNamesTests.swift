@@ -69,7 +69,10 @@ extension Publisher {
     func tryAsyncMap<T>(maxConcurrent: Int = 1, _ transform: @escaping (Output) async throws -> T) -> String {
         "tryAsyncMap"
     }
-    func asyncSink(receiveCompletion: @escaping (Subscribers.Completion<Failure>) async -> Void, receiveValue: @escaping (Output) async -> Void) -> String {
+    func asyncSink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) async -> Void,
+        receiveValue: @escaping (Output) async -> Void
+    ) -> String {
         "asyncSink"
     }
     func collectValues() -> String { "collectValues" }
@@ -86,15 +89,23 @@ extension Publisher {
     func nwise(_ size: Int) -> String { "nwise" }
     func pairwise() -> String { "pairwise" }
     func partition(_ predicate: @escaping (Output) -> Bool) -> String { "partition" }
-    func prefix<S: Scheduler>(duration: S.SchedulerTimeType.Stride, tolerance: S.SchedulerTimeType.Stride? = nil, scheduler: S, options: S.SchedulerOptions? = nil) -> String {
+    func prefix<S: Scheduler>(
+        duration: S.SchedulerTimeType.Stride, tolerance: S.SchedulerTimeType.Stride? = nil, scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> String {
         "prefix(duration:)"
     }
     func prefix(during lifetime: Lifetime) -> String { "prefix(during:)" }
     func replaceEmpty(withError error: Failure) -> String { "replaceEmpty(withError:)" }
-    func retry<S: Scheduler>(_ retries: Int, delay: S.SchedulerTimeType.Stride, backoff: Double = 1, scheduler: S, options: S.SchedulerOptions? = nil) -> String {
+    func retry<S: Scheduler>(
+        _ retries: Int, delay: S.SchedulerTimeType.Stride, backoff: Double = 1, scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> String {
         "retry(_:delay:)"
     }
-    func retry<P: Publisher, S: Scheduler>(when trigger: @escaping (Failure) -> P, scheduler: S, options: S.SchedulerOptions? = nil) -> String {
+    func retry<P: Publisher, S: Scheduler>(
+        when trigger: @escaping (Failure) -> P, scheduler: S, options: S.SchedulerOptions? = nil
+    ) -> String {
         "retry(when:)"
     }
     func share(replay: Int) -> String { "share(replay:)" }
@@ -113,10 +124,15 @@ extension Publisher {
     func sink<O: AnyObject>(weak owner: O, receiveValue: @escaping (O, Output) -> Void) -> String {
         "sink(weak:receiveValue:)"
     }
-    func sink<O: AnyObject>(weak owner: O, receiveCompletion: @escaping (O, Subscribers.Completion<Failure>) -> Void, receiveValue: @escaping (O, Output) -> Void) -> String {
+    func sink<O: AnyObject>(
+        weak owner: O, receiveCompletion: @escaping (O, Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (O, Output) -> Void
+    ) -> String {
         "sink(weak:receiveCompletion:receiveValue:)"
     }
-    func assign<Root: AnyObject>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root, ownership: AssignOwnership) -> String {
+    func assign<Root: AnyObject>(
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root, ownership: AssignOwnership
+    ) -> String {
         "assign(to:on:ownership:)"
     }
 }
@@ -170,7 +186,8 @@ final class ExtrasNamesTests: XCTestCase {
             just.prefix(duration: .seconds(1), scheduler: ImmediateScheduler.shared),
             just.prefix(during: Lifetime()), Fail<Int, Failed>(error: Failed()).replaceEmpty(withError: Failed()),
             just.retry(1, delay: .seconds(1), scheduler: ImmediateScheduler.shared),
-            Fail<Int, Failed>(error: Failed()).retry(when: { _ in Just(()) }, scheduler: ImmediateScheduler.shared), just.share(replay: 1),
+            Fail<Int, Failed>(error: Failed()).retry(when: { _ in Just(()) }, scheduler: ImmediateScheduler.shared),
+            just.share(replay: 1),
             just.switchIfEmpty(Just(2)), just.take(until: Just(())), just.toggle(), just.withLatestFrom(Just(2)),
             just.withLatestFrom(Just(2)) { $0 + $1 }, just.withUnretained(owner),
             just.withUnretained(owner) { $1 }, just.sink(weak: owner, { _, _ in }),
@@ -201,7 +218,9 @@ final class ExtrasNamesTests: XCTestCase {
         let future = Future<Int, Never>({ 5 }, tag: "own")
         var received: [Int] = []
         let expectation = expectation(description: "value")
-        let cancellable = future.sink { received.append($0); expectation.fulfill() }
+        let cancellable = future.sink {
+            received.append($0); expectation.fulfill()
+        }
         wait(for: [expectation], timeout: 5)
         XCTAssertEqual(received, [5])
         _ = cancellable

@@ -12,8 +12,9 @@ final class UserPublisherOperatorTests: XCTestCase {
     }
 
     func testCompactMapRemoveDuplicates() {
-        check(["1", "3", "finished"], compactMapRemoveDuplicates, compactMapRemoveDuplicates,
-              compactMapRemoveDuplicates)
+        check(
+            ["1", "3", "finished"], compactMapRemoveDuplicates, compactMapRemoveDuplicates,
+            compactMapRemoveDuplicates)
     }
 
     func testTryMapCatch() {
@@ -44,8 +45,9 @@ final class UserPublisherOperatorTests: XCTestCase {
     func testMergeZipCombineLatest() {
         check(["0", "1", "2", "3", "finished"], merge, merge, merge)
         check(["(1, 7)", "finished"], zip, zip, zip)
-        check(["(1, 7)", "(2, 7)", "(3, 7)", "finished"], combineLatest, combineLatest,
-              combineLatest)
+        check(
+            ["(1, 7)", "(2, 7)", "(3, 7)", "finished"], combineLatest, combineLatest,
+            combineLatest)
     }
 
     func testShareAndMulticast() {
@@ -98,10 +100,11 @@ private func compactMapRemoveDuplicates(_ s: some Source & UserSource) -> [Strin
 }
 
 private func tryMapCatch(_ s: some Source & UserSource) -> [String] {
-    record(s.tryMap { value -> Int in
-        if value == 3 { throw Failed() }
-        return value
-    }.catch { _ in Just(9) }, from: s)
+    record(
+        s.tryMap { value -> Int in
+            if value == 3 { throw Failed() }
+            return value
+        }.catch { _ in Just(9) }, from: s)
 }
 
 private func buffer(_ s: some Source & UserSource) -> [String] {
@@ -193,7 +196,9 @@ private func subscribeAnySubscriber(_ s: some Source & UserSource) -> [Int] {
     s.map { $0 }.subscribe(
         AnySubscriber(
             receiveSubscription: { $0.request(.unlimited) },
-            receiveValue: { received.value.append($0); return .none }))
+            receiveValue: {
+                received.value.append($0); return .none
+            }))
     s.deliver([1, 2, 3])
     return received.value
 }

@@ -44,7 +44,8 @@ func derived(_ input: AnyPublisher<Int, Never>, stages: Int) -> AnyPublisher<Int
     case 1:
         return input.map(Stage.up).eraseToAnyPublisher()
     case 12:
-        return input
+        return
+            input
             .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
             .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
             .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
@@ -139,7 +140,8 @@ func registerAppScenarios() {
     Catalog.appPlain12.register { benchmark in
         let subject = PassthroughSubject<Int, Never>()
         let tally = Tally()
-        let cancellable = subject
+        let cancellable =
+            subject
             .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
             .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
             .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)

@@ -12,7 +12,8 @@ func registerBeyondScenarios() {
     Catalog.flatMapLatestPumping.register { benchmark in
         let tally = Tally()
         let source = repeatElement(1, count: benchmark.scaledIterations.count).publisher
-        let cancellable = source
+        let cancellable =
+            source
             .flatMapLatest { Just($0) }.flatMapLatest { Just($0) }.flatMapLatest { Just($0) }
             .flatMapLatest { Just($0) }.flatMapLatest { Just($0) }
             .sink { tally.sum &+= $0 }
@@ -24,7 +25,8 @@ func registerBeyondScenarios() {
     Catalog.concatMapPumping.register { benchmark in
         let tally = Tally()
         let source = repeatElement(1, count: benchmark.scaledIterations.count).publisher
-        let cancellable = source
+        let cancellable =
+            source
             .concatMap { Just($0) }.concatMap { Just($0) }.concatMap { Just($0) }
             .concatMap { Just($0) }.concatMap { Just($0) }
             .sink { tally.sum &+= $0 }
@@ -36,7 +38,8 @@ func registerBeyondScenarios() {
     Catalog.flatMapFirstPumping.register { benchmark in
         let tally = Tally()
         let source = repeatElement(1, count: benchmark.scaledIterations.count).publisher
-        let cancellable = source
+        let cancellable =
+            source
             .flatMapFirst { Just($0) }.flatMapFirst { Just($0) }.flatMapFirst { Just($0) }
             .flatMapFirst { Just($0) }.flatMapFirst { Just($0) }
             .sink { tally.sum &+= $0 }

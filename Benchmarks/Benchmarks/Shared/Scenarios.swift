@@ -152,7 +152,8 @@ let benchmarks: @Sendable () -> Void = {
     // map/filter pairs: per element.
     Catalog.rxMapFilterPumping.register { benchmark in
         let tally = Tally()
-        let cancellable = sixMapFilterPairs(repeatElement(1, count: benchmark.scaledIterations.count).publisher, into: tally)
+        let cancellable = sixMapFilterPairs(
+            repeatElement(1, count: benchmark.scaledIterations.count).publisher, into: tally)
         cancellable.cancel()
         blackHole(tally.sum)
     }
@@ -268,7 +269,6 @@ let benchmarks: @Sendable () -> Void = {
     registerAppScenarios()
 }
 
-
 /// Where sinks add up what they receive, so no delivery can be optimised away.
 final class Tally: @unchecked Sendable {
     var sum = 0
@@ -295,7 +295,8 @@ func sixMapFilterPairs<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCan
 where P.Output == Int, P.Failure == Never {
     let identity: (Int) -> Int = { $0 }
     let always: (Int) -> Bool = { _ in true }
-    return upstream
+    return
+        upstream
         .map(identity).filter(always)
         .map(identity).filter(always)
         .map(identity).filter(always)
@@ -381,7 +382,8 @@ where P.Output == Int, P.Failure == Never {
 func sevenCombineLatests<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
 where P.Output == Int, P.Failure == Never {
     let one = Just(1)
-    return upstream
+    return
+        upstream
         .combineLatest(one, one, one) { value, _, _, _ in value }
         .combineLatest(one, one, one) { value, _, _, _ in value }
         .combineLatest(one, one, one) { value, _, _, _ in value }

@@ -17,7 +17,8 @@ struct Basics {
         report.section("Basics: a subject feeding a pipeline")
         let temperatures = PassthroughSubject<Double, Never>()
         var alerts: [String] = []
-        let alerting = temperatures
+        let alerting =
+            temperatures
             .map { celsius in celsius * 9 / 5 + 32 }
             .filter { $0 > 100 }
             .map { "hot: \($0)°F" }
@@ -96,8 +97,9 @@ struct Basics {
             say("  live: \(entry)")
         }
         // Combine's sink has no parameter for a call site: the ledger names the chain.
-        report.check(entries.map(\.chain).contains("Sink ← Map ← CurrentValueSubject"),
-                     "the ledger shows the chain that keeps the screen alive")
+        report.check(
+            entries.map(\.chain).contains("Sink ← Map ← CurrentValueSubject"),
+            "the ledger shows the chain that keeps the screen alive")
         leaky.cancellable = nil
         report.check(SubscriptionLedger.snapshot(since: serial).isEmpty, "breaking the cycle ended the subscription")
         // TetherExtras' own entry points take the call site too.
@@ -107,8 +109,9 @@ struct Basics {
         for entry in weakEntries {
             say("  live: \(entry)")
         }
-        report.check(weakEntries.contains { $0.chain == "WeakSink ← Map ← CurrentValueSubject" && $0.line != nil },
-                     "sink(weak:) also records the line that made it")
+        report.check(
+            weakEntries.contains { $0.chain == "WeakSink ← Map ← CurrentValueSubject" && $0.line != nil },
+            "sink(weak:) also records the line that made it")
         weakTitle.cancel()
     }
 }

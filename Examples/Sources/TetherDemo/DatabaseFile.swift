@@ -36,10 +36,13 @@ final class DatabaseFile: Sendable {
                 throw PathError(description: "cannot write the database to \(destination): it is a directory")
             }
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-                throw PathError(description: "cannot write the database to \(destination): the directory \(directory) does not exist")
+                throw PathError(
+                    description:
+                        "cannot write the database to \(destination): the directory \(directory) does not exist")
             }
             guard isDirectory.boolValue else {
-                throw PathError(description: "cannot write the database to \(destination): \(directory) is not a directory")
+                throw PathError(
+                    description: "cannot write the database to \(destination): \(directory) is not a directory")
             }
         } else {
             directory = FileManager.default.temporaryDirectory.path
@@ -59,7 +62,11 @@ final class DatabaseFile: Sendable {
     /// Moves the finished database to its destination, or removes the temporary one.
     /// - Returns: Where the database is now, or `nil` when it was temporary and is gone.
     func finish() throws(PathError) -> String? {
-        guard pending.withLock({ pending in defer { pending = false }; return pending }) else { return destination }
+        guard
+            pending.withLock({ pending in
+                defer { pending = false }; return pending
+            })
+        else { return destination }
         guard let destination else {
             Self.removeFiles(at: workingPath)
             return nil
@@ -79,7 +86,11 @@ final class DatabaseFile: Sendable {
 
     /// Removes the working file, leaving the destination as it was.
     func discard() {
-        guard pending.withLock({ pending in defer { pending = false }; return pending }) else { return }
+        guard
+            pending.withLock({ pending in
+                defer { pending = false }; return pending
+            })
+        else { return }
         Self.removeFiles(at: workingPath)
     }
 

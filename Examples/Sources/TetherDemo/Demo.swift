@@ -59,7 +59,9 @@ struct Demo {
             file.discard()
             return fail(error.description)
         }
-        say("  SQLite database: \(options.database.map { "\($0) (written as \(file.workingPath) until the end)" } ?? "\(file.workingPath) (temporary)")")
+        say(
+            "  SQLite database: \(options.database.map { "\($0) (written as \(file.workingPath) until the end)" } ?? "\(file.workingPath) (temporary)")"
+        )
         say("  HTTP server: http://127.0.0.1:\(server.port)/items/1 … /items/\(catalog.count)")
 
         let session = URLSession(configuration: .ephemeral)
@@ -100,7 +102,9 @@ struct Demo {
 
         guard report.failures == 0 else {
             file.discard()
-            say("\n\(report.failures) check(s) failed; \(options.database.map { "\($0) was left untouched" } ?? "the temporary database was removed").")
+            say(
+                "\n\(report.failures) check(s) failed; \(options.database.map { "\($0) was left untouched" } ?? "the temporary database was removed")."
+            )
             return 1
         }
         do throws(DatabaseFile.PathError) {

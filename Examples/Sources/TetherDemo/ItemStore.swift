@@ -49,15 +49,16 @@ final class ItemStore: Sendable {
         }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE item (
-                    row INTEGER PRIMARY KEY AUTOINCREMENT,
-                    itemID INTEGER NOT NULL UNIQUE,
-                    name TEXT NOT NULL,
-                    price REAL NOT NULL,
-                    stock INTEGER NOT NULL DEFAULT 0
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE item (
+                        row INTEGER PRIMARY KEY AUTOINCREMENT,
+                        itemID INTEGER NOT NULL UNIQUE,
+                        name TEXT NOT NULL,
+                        price REAL NOT NULL,
+                        stock INTEGER NOT NULL DEFAULT 0
+                    )
+                    """)
         }
     }
 
@@ -67,17 +68,19 @@ final class ItemStore: Sendable {
         let queue = self.queue
         return Deferred {
             Future { promise in
-                queue.asyncWrite({ db in
-                    try db.execute(
-                        sql: "INSERT INTO item (itemID, name, price) VALUES (?, ?, ?)",
-                        arguments: [item.id, item.name, item.price])
-                    return db.lastInsertedRowID
-                }, completion: { _, result in
-                    promise(result.map { Stored(row: $0, model: item) })
-                    if case .success = result {
-                        NotificationCenter.default.post(name: Self.didChange, object: NSNumber(value: item.id))
-                    }
-                })
+                queue.asyncWrite(
+                    { db in
+                        try db.execute(
+                            sql: "INSERT INTO item (itemID, name, price) VALUES (?, ?, ?)",
+                            arguments: [item.id, item.name, item.price])
+                        return db.lastInsertedRowID
+                    },
+                    completion: { _, result in
+                        promise(result.map { Stored(row: $0, model: item) })
+                        if case .success = result {
+                            NotificationCenter.default.post(name: Self.didChange, object: NSNumber(value: item.id))
+                        }
+                    })
             }
         }
         .eraseToAnyPublisher()

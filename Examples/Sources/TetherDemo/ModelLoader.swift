@@ -58,7 +58,8 @@ final class ModelLoader<Model: Decodable & Sendable>: ObservableObject {
     func load() {
         state = .loading
 
-        cancellable = session
+        cancellable =
+            session
             .dataTaskPublisher(for: url)
             .map(\.data)
             .decode(type: Model.self, decoder: decoder)

@@ -44,8 +44,9 @@ final class Scenarios {
         let changes = stored.count + burstSize(stored)
         runMainLoop(until: { counters.changes >= changes }, timeout: .seconds(2))
         report.check(counters.ticks > 0, "the clock ticked \(counters.ticks) times while the dashboard lived")
-        report.check(counters.changes == changes,
-                     "the observer saw all \(changes) changes the store announced (\(counters.changes))")
+        report.check(
+            counters.changes == changes,
+            "the observer saw all \(changes) changes the store announced (\(counters.changes))")
         weak let released = dashboard
         let liveBefore = SubscriptionLedger.liveCount
         dashboard = nil
@@ -117,9 +118,12 @@ final class Scenarios {
         }
 
         report.check(allFinal, "every loader finished, loaded or failed")
-        report.check(server.requestCount == catalog.count, "the server answered \(server.requestCount) of \(catalog.count) requests")
-        report.check(transitions.values.allSatisfy { $0.count == 2 && $0[0] == "loading" },
-                     "each state went idle → loading → loaded or failed")
+        report.check(
+            server.requestCount == catalog.count,
+            "the server answered \(server.requestCount) of \(catalog.count) requests")
+        report.check(
+            transitions.values.allSatisfy { $0.count == 2 && $0[0] == "loading" },
+            "each state went idle → loading → loaded or failed")
         var stored: [Int: Stored<Item>] = [:]
         var failedIDs: [Int] = []
         var decodingFailure = false
@@ -132,14 +136,18 @@ final class Scenarios {
             case .idle, .loading: break
             }
         }
-        report.check(failedIDs == [catalog.malformedID] && decodingFailure,
-                     "only item \(catalog.malformedID), the malformed one, is .failed, with a DecodingError")
-        report.check(stored.values.sorted { $0.model.id < $1.model.id }.map(\.model) == catalog.wellFormed,
-                     "the \(stored.count) loaded items are the server's, decoded")
+        report.check(
+            failedIDs == [catalog.malformedID] && decodingFailure,
+            "only item \(catalog.malformedID), the malformed one, is .failed, with a DecodingError")
+        report.check(
+            stored.values.sorted { $0.model.id < $1.model.id }.map(\.model) == catalog.wellFormed,
+            "the \(stored.count) loaded items are the server's, decoded")
         let slowIDs = Set(catalog.ids.filter(catalog.isSlow))
         let slowTimes = finished.filter { slowIDs.contains($0.id) }.map(\.elapsed)
-        report.check(slowTimes.allSatisfy { $0 >= Catalog.slowDelay },
-                     "the slow items (\(slowIDs.sorted().map(String.init).joined(separator: ", "))) arrived after \(Catalog.slowDelay.milliseconds)")
+        report.check(
+            slowTimes.allSatisfy { $0 >= Catalog.slowDelay },
+            "the slow items (\(slowIDs.sorted().map(String.init).joined(separator: ", "))) arrived after \(Catalog.slowDelay.milliseconds)"
+        )
         say("  arrival order: \(finished.map { String($0.id) }.joined(separator: ", "))")
         if let fastest = finished.map(\.elapsed).min(), let slowest = finished.map(\.elapsed).max() {
             report.record("fastest item", fastest)
@@ -210,7 +218,8 @@ final class Scenarios {
         let store = self.store
         let events = PassthroughSubject<StockChange, Never>()
         let started = clock.now
-        let subscription = events
+        let subscription =
+            events
             .buffer(size: count, prefetch: .keepFull, whenFull: .dropNewest)
             .asyncSink(receiveCompletion: { _ in probe.finish() }) { change in
                 probe.begin()

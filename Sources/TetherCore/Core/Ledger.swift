@@ -109,10 +109,11 @@ package enum Ledger {
     /// - Returns: What `body` returns.
     package static func withScope<R>(_ body: (Scope) throws -> R) rethrows -> R {
         #if DEBUG
-        let scope = Scope(id: book.withLock { book in
-            defer { book.nextScope += 1 }
-            return book.nextScope
-        })
+        let scope = Scope(
+            id: book.withLock { book in
+                defer { book.nextScope += 1 }
+                return book.nextScope
+            })
         return try $currentScope.withValue(scope.id) { try body(scope) }
         #else
         return try body(Scope(id: 0))
@@ -128,10 +129,11 @@ package enum Ledger {
         isolation: isolated (any Actor)? = #isolation, _ body: (Scope) async throws -> R
     ) async rethrows -> R {
         #if DEBUG
-        let scope = Scope(id: book.withLock { book in
-            defer { book.nextScope += 1 }
-            return book.nextScope
-        })
+        let scope = Scope(
+            id: book.withLock { book in
+                defer { book.nextScope += 1 }
+                return book.nextScope
+            })
         return try await $currentScope.withValue(scope.id, operation: { try await body(scope) }, isolation: isolation)
         #else
         return try await body(Scope(id: 0))
@@ -232,4 +234,3 @@ internal protocol LedgerChainLink: AnyObject {
     /// The publisher this one was made from.
     var ledgerUpstream: Any { get }
 }
-

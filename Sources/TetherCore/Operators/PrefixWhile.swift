@@ -39,12 +39,13 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.receive(subscriber:
-                StepRelay<Output, Failure, S>(
-                    name: "PrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap
-                ) {
-                    predicate($0) ? .pass : .finish
-                })
+            upstream.receive(
+                subscriber:
+                    StepRelay<Output, Failure, S>(
+                        name: "PrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap
+                    ) {
+                        predicate($0) ? .pass : .finish
+                    })
         }
     }
 }

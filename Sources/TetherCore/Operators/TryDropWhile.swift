@@ -41,19 +41,20 @@ extension Publishers {
             let predicate = self.predicate
             // The step runs only on the upstream's serial path, so the flag needs no lock.
             var dropping = true
-            upstream.receive(subscriber:
-                StepRelay<Output, Upstream.Failure, S>(
-                    name: "TryDropWhile", downstream: subscriber, policy: .passThrough
-                ) { value in
-                    guard dropping else { return .pass }
-                    do {
-                        if try predicate(value) { return .skipAndReplace }
-                    } catch {
-                        return .fail(error)
-                    }
-                    dropping = false
-                    return .pass
-                })
+            upstream.receive(
+                subscriber:
+                    StepRelay<Output, Upstream.Failure, S>(
+                        name: "TryDropWhile", downstream: subscriber, policy: .passThrough
+                    ) { value in
+                        guard dropping else { return .pass }
+                        do {
+                            if try predicate(value) { return .skipAndReplace }
+                        } catch {
+                            return .fail(error)
+                        }
+                        dropping = false
+                        return .pass
+                    })
         }
     }
 }

@@ -161,7 +161,8 @@ where Downstream.Failure == any Error {
         case .awaitingSubscription where !forwardsEarly:
             if case .trap = beforeSubscription {
                 preconditionFailure(
-                    "A publisher must send the subscription before its completion: \(name) received the completion first")
+                    "A publisher must send the subscription before its completion: \(name) received the completion first"
+                )
             }
             return
         case .awaitingSubscription, .subscribed:

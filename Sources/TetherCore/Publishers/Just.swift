@@ -22,7 +22,7 @@ public struct Just<Output>: Publisher {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         SingleValueSubscription(downstream: subscriber, value: output, publisherName: "Just")
-        .start(subscriber)
+            .start(subscriber)
     }
 }
 

@@ -29,7 +29,7 @@ extension Optional {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
                 SingleValueSubscription(downstream: subscriber, value: output, publisherName: "Optional")
-                .start(subscriber)
+                    .start(subscriber)
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)

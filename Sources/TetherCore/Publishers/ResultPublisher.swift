@@ -43,7 +43,7 @@ extension Result {
             switch result {
             case .success(let output):
                 SingleValueSubscription(downstream: subscriber, value: output, publisherName: "Once")
-                .start(subscriber)
+                    .start(subscriber)
             case .failure(let failure):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(failure))

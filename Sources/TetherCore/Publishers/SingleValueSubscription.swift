@@ -68,7 +68,8 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
         precondition(
             demand > 0, "Demand must not be zero: the \(publisherName) subscription was asked for .none")
         let (early, _) = phase.compareExchange(
-            expected: HandOverPhase.handingOver, desired: HandOverPhase.requestedEarly, ordering: .acquiringAndReleasing)
+            expected: HandOverPhase.handingOver, desired: HandOverPhase.requestedEarly, ordering: .acquiringAndReleasing
+        )
         if !early, take(from: HandOverPhase.started) {
             deliver()
         }

@@ -96,6 +96,8 @@ extension Publisher {
         duration: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride? = nil,
         scheduler: Context, options: Context.SchedulerOptions? = nil
     ) -> Publishers.PrefixUntilOutput<Self, Publishers.Delay<Just<Void>, Context>> {
-        prefix(untilOutputFrom: Just(()).delay(for: duration, tolerance: tolerance, scheduler: scheduler, options: options))
+        prefix(
+            untilOutputFrom: Just(()).delay(for: duration, tolerance: tolerance, scheduler: scheduler, options: options)
+        )
     }
 }

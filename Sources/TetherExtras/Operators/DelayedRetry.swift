@@ -89,7 +89,8 @@ extension Publishers {
 
         /// The policy: the delay before attempt number `attempt` (from 1) after `failure`, or
         /// `nil` to fail.
-        public let delayBeforeAttempt: (_ failure: Upstream.Failure, _ attempt: Int) -> Context.SchedulerTimeType.Stride?
+        public let delayBeforeAttempt:
+            (_ failure: Upstream.Failure, _ attempt: Int) -> Context.SchedulerTimeType.Stride?
 
         /// Creates a publisher that resubscribes after delays its policy gives.
         /// - Parameters:
@@ -100,7 +101,8 @@ extension Publishers {
         @inlinable
         public init(
             upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions? = nil,
-            delayBeforeAttempt: @escaping (_ failure: Upstream.Failure, _ attempt: Int) -> Context.SchedulerTimeType.Stride?
+            delayBeforeAttempt:
+                @escaping (_ failure: Upstream.Failure, _ attempt: Int) -> Context.SchedulerTimeType.Stride?
         ) {
             self.upstream = upstream
             self.scheduler = scheduler

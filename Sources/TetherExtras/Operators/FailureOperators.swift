@@ -16,9 +16,11 @@ extension Publisher {
     /// failure arrives on, or on the downstream's thread when it requests it later.
     /// - Returns: A publisher of results that finishes when this publisher completes.
     @inlinable
-    public func mapToResult() -> Publishers.Catch<
-        Publishers.Map<Self, Result<Output, Failure>>, Just<Result<Output, Failure>>
-    > {
+    public func mapToResult()
+        -> Publishers.Catch<
+            Publishers.Map<Self, Result<Output, Failure>>, Just<Result<Output, Failure>>
+        >
+    {
         map { .success($0) }.catch { Just(.failure($0)) }
     }
 

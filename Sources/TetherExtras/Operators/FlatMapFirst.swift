@@ -160,7 +160,7 @@ extension Publishers.FlatMapFirst {
                     upstream = nil
                     inner = nil
                     pendingFailure = nil
-                    }
+                }
                 return (downstream, upstream, inner)
             }
         }

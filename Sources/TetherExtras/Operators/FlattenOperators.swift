@@ -69,9 +69,11 @@ extension Publisher {
     @inlinable
     public func flatMapLatest<P: Publisher>(
         _ transform: @escaping (Output) -> P
-    ) -> Publishers.SwitchToLatest<
-        Publishers.SetFailureType<P, Failure>, Publishers.Map<Self, Publishers.SetFailureType<P, Failure>>
-    > where P.Failure == Never {
+    )
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<P, Failure>, Publishers.Map<Self, Publishers.SetFailureType<P, Failure>>
+        > where P.Failure == Never
+    {
         map { transform($0).setFailureType(to: Failure.self) }.switchToLatest()
     }
 

@@ -129,7 +129,8 @@ extension Publishers.Materialize {
         }
 
         @inlinable
-        internal static func deliver(_ completion: Subscribers.Completion<Upstream.Failure>, to downstream: Downstream) {
+        internal static func deliver(_ completion: Subscribers.Completion<Upstream.Failure>, to downstream: Downstream)
+        {
             switch completion {
             case .finished:
                 _ = downstream.receive(.finished)

@@ -14,9 +14,11 @@ extension Publisher {
     /// publisher's values.
     /// - Returns: A publisher of `(offset, element)` pairs.
     @inlinable
-    public func enumerated() -> Publishers.CompactMap<
-        Publishers.Scan<Self, (offset: Int, element: Output?)>, (offset: Int, element: Output)
-    > {
+    public func enumerated()
+        -> Publishers.CompactMap<
+            Publishers.Scan<Self, (offset: Int, element: Output?)>, (offset: Int, element: Output)
+        >
+    {
         scan((offset: -1, element: nil)) { counted, value in (offset: counted.offset + 1, element: value) }
             .compactMap { counted in counted.element.map { (offset: counted.offset, element: $0) } }
     }
@@ -32,9 +34,11 @@ extension Publisher {
     /// publisher's values.
     /// - Returns: A publisher of `(previous, current)` pairs of consecutive values.
     @inlinable
-    public func pairwise() -> Publishers.CompactMap<
-        Publishers.Scan<Self, (previous: Output?, current: Output?)>, (previous: Output, current: Output)
-    > {
+    public func pairwise()
+        -> Publishers.CompactMap<
+            Publishers.Scan<Self, (previous: Output?, current: Output?)>, (previous: Output, current: Output)
+        >
+    {
         scan((previous: nil, current: nil)) { last, value in (previous: last.current, current: value) }
             .compactMap { last in
                 guard let previous = last.previous, let current = last.current else { return nil }

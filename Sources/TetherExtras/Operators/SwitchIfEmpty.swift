@@ -30,7 +30,8 @@ extension Publisher {
     @inlinable
     public func switchIfEmpty<Fallback: Publisher>(
         _ makeFallback: @escaping () -> Fallback
-    ) -> Publishers.SwitchIfEmpty<Self, Deferred<Fallback>> where Fallback.Output == Output, Fallback.Failure == Failure {
+    ) -> Publishers.SwitchIfEmpty<Self, Deferred<Fallback>>
+    where Fallback.Output == Output, Fallback.Failure == Failure {
         Publishers.SwitchIfEmpty(upstream: self, fallback: Deferred(createPublisher: makeFallback))
     }
 

@@ -18,7 +18,8 @@ extension Publisher {
     /// - Returns: A publisher of the values up to (and, if `inclusive`, including) the first
     ///   that satisfies `predicate`.
     @inlinable
-    public func take(until predicate: @escaping (Output) -> Bool, inclusive: Bool = false) -> Publishers.TakeUntil<Self> {
+    public func take(until predicate: @escaping (Output) -> Bool, inclusive: Bool = false) -> Publishers.TakeUntil<Self>
+    {
         Publishers.TakeUntil(upstream: self, inclusive: inclusive, predicate: predicate)
     }
 }
@@ -62,10 +63,11 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             let ending: StepVerdict = inclusive ? .passAndFinish : .finish
-            upstream.receive(subscriber:
-                StepRelay<Output, Failure, S>(name: "TakeUntil", downstream: subscriber, policy: .passThrough) {
-                    predicate($0) ? ending : .pass
-                })
+            upstream.receive(
+                subscriber:
+                    StepRelay<Output, Failure, S>(name: "TakeUntil", downstream: subscriber, policy: .passThrough) {
+                        predicate($0) ? ending : .pass
+                    })
         }
     }
 }

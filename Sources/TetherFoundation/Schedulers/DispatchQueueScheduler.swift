@@ -94,7 +94,8 @@ extension DispatchQueue: Scheduler {
             /// Creates a dispatch queue time interval from an integer literal of seconds.
             /// - Parameter value: A number of seconds.
             public init(integerLiteral value: Int) {
-                magnitude = value.multipliedReportingOverflow(by: 1_000_000_000).overflow
+                magnitude =
+                    value.multipliedReportingOverflow(by: 1_000_000_000).overflow
                     ? (value < 0 ? Int.min : Int.max) : value * 1_000_000_000
             }
 
@@ -108,7 +109,8 @@ extension DispatchQueue: Scheduler {
             /// - Parameter timeInterval: A number of seconds.
             public init(_ timeInterval: Double) {
                 let nanoseconds = timeInterval * 1_000_000_000
-                magnitude = nanoseconds >= Double(Int.max) ? .max : nanoseconds <= Double(Int.min) ? .min : Int(nanoseconds)
+                magnitude =
+                    nanoseconds >= Double(Int.max) ? .max : nanoseconds <= Double(Int.min) ? .min : Int(nanoseconds)
             }
 
             /// Creates a dispatch queue time interval from the given dispatch time interval.
@@ -172,9 +174,13 @@ extension DispatchQueue: Scheduler {
             /// under a second is shorter than either, and one of nanoseconds rounds to zero).
             public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.seconds * rhs.seconds) }
             /// The sum of two intervals.
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
+            public static func + (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude + rhs.magnitude)
+            }
             /// The difference of two intervals.
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
+            public static func - (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude - rhs.magnitude)
+            }
             /// Subtracts `rhs` from `lhs`.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
             /// Multiplies `lhs` by `rhs`, in seconds as ``*(_:_:)``.

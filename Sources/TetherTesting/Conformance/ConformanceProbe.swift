@@ -190,7 +190,8 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
             if bound > state.demanded {
                 log.record(
                     "1.1",
-                    "value number \(state.values.count) arrived, but the subscriber had demanded \(state.demanded) in all.")
+                    "value number \(state.values.count) arrived, but the subscriber had demanded \(state.demanded) in all."
+                )
             }
             if state.cancelReturned { state.signalsAfterCancel += 1 }
             return state.values.count

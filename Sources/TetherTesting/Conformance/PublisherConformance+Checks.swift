@@ -33,7 +33,8 @@ extension PublisherChecker {
     func checkSubscriptionComesFirstAndOnce() {
         check("subscription comes first, once") { log in
             let source = make()
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .none, keepsSubscriptionAfterCompletion: true)
+            let probe = Probe(
+                log: log, countsDemand: !deliversAll, demand: .none, keepsSubscriptionAfterCompletion: true)
             source.publisher.subscribe(probe)
             if !eventually({ probe.subscriptionCount > 0 }) {
                 log.record("1.9", "subscribe(_:) never called receive(subscription:).")
@@ -55,7 +56,9 @@ extension PublisherChecker {
             check("demand of max(\(demand)) is honoured") { log in
                 let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(demand))
                 let source = subscribeAndRun(probe)
-                expect(probe, values: deliversAll ? elements : demand, finishes: false, rule: "1.2", log, "with demand max(\(demand))")
+                expect(
+                    probe, values: deliversAll ? elements : demand, finishes: false, rule: "1.2", log,
+                    "with demand max(\(demand))")
                 probe.cancel()
                 withExtendedLifetime(source) {}
             }
@@ -77,10 +80,13 @@ extension PublisherChecker {
                 eventually { probe.completion != nil }
                 quiet()
                 if probe.completion == nil && probe.valueCount == elements {
-                    log.record("1.5", "all \(elements) elements arrived for a demand of \(demand), but no completion followed.")
+                    log.record(
+                        "1.5", "all \(elements) elements arrived for a demand of \(demand), but no completion followed."
+                    )
                 } else if probe.valueCount != elements || !hasDeclaredCompletion(probe) {
                     let ending = options.termination == .fails ? "failed" : "finished"
-                    log.record("1.2", "with demand \(demand): expected \(elements) values, \(ending); got \(probe.summary).")
+                    log.record(
+                        "1.2", "with demand \(demand): expected \(elements) values, \(ending); got \(probe.summary).")
                 }
                 probe.cancel()
                 withExtendedLifetime(source) {}
@@ -120,7 +126,8 @@ extension PublisherChecker {
     /// §1.7: after the completion, requests, sends and completions deliver nothing.
     func checkNothingAfterCompletion() {
         check("nothing after the completion") { log in
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
+            let probe = Probe(
+                log: log, countsDemand: !deliversAll, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
             let source = subscribeAndRun(probe)
             guard eventually({ probe.completion != nil }) else { return }
             let count = probe.valueCount
@@ -152,7 +159,9 @@ extension PublisherChecker {
     private func runOverlapRound(_ log: ViolationLog) {
         let threads = 4
         let source = make()
-        let probe = Probe(log: log, countsDemand: !deliversAll, demand: source.isHot ? .unlimited : .none, holdPerValue: .milliseconds(1))
+        let probe = Probe(
+            log: log, countsDemand: !deliversAll, demand: source.isHot ? .unlimited : .none,
+            holdPerValue: .milliseconds(1))
         source.publisher.subscribe(probe)
         if source.isHot {
             let elements = elements
@@ -193,7 +202,8 @@ extension PublisherChecker {
             {
                 log.record(
                     "1.11",
-                    "subscriber \(index + 1) got \(probe.valueDescriptions) then \(probe.summary); subscriber 1 got \(first.valueDescriptions).")
+                    "subscriber \(index + 1) got \(probe.valueDescriptions) then \(probe.summary); subscriber 1 got \(first.valueDescriptions)."
+                )
             }
             for probe in probes { probe.cancel() }
             withExtendedLifetime(source) {}
@@ -209,11 +219,13 @@ extension PublisherChecker {
                 return .none
             }
             let source = subscribeAndRun(probe)
-            expect(probe, values: elements, finishes: true, rule: "3.2", log, "requesting max(1) inside each receive(_:)")
+            expect(
+                probe, values: elements, finishes: true, rule: "3.2", log, "requesting max(1) inside each receive(_:)")
             if probe.deepestNesting > options.maximumNesting {
                 log.record(
                     "3.3",
-                    "receive(_:) nested \(probe.deepestNesting) deep on one thread (allowed: \(options.maximumNesting)).")
+                    "receive(_:) nested \(probe.deepestNesting) deep on one thread (allowed: \(options.maximumNesting))."
+                )
             }
             probe.cancel()
             withExtendedLifetime(source) {}
@@ -254,7 +266,9 @@ extension PublisherChecker {
             probe.request(.max(1))
             probe.request(.max(2))
             source.emitAndFinish(elements)
-            expect(probe, values: expected, finishes: deliversAll || elements <= 3, rule: "3.8", log, "after max(1) then max(2)")
+            expect(
+                probe, values: expected, finishes: deliversAll || elements <= 3, rule: "3.8", log,
+                "after max(1) then max(2)")
             probe.cancel()
             withExtendedLifetime(source) {}
         }
@@ -267,14 +281,20 @@ extension PublisherChecker {
                 return .none
             }
             let source = subscribeAndRun(probe)
-            expect(probe, values: expected, finishes: deliversAll || elements <= 3, rule: "3.8", log, "after max(1), then max(1) twice inside receive")
+            expect(
+                probe, values: expected, finishes: deliversAll || elements <= 3, rule: "3.8", log,
+                "after max(1), then max(1) twice inside receive")
             probe.cancel()
             withExtendedLifetime(source) {}
         }
         check("demand is additive: returned from receive") { log in
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(1)) { _, count in count == 1 ? .max(2) : .none }
+            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(1)) { _, count in
+                count == 1 ? .max(2) : .none
+            }
             let source = subscribeAndRun(probe)
-            expect(probe, values: expected, finishes: deliversAll || elements <= 3, rule: "3.8", log, "after max(1), then max(2) returned")
+            expect(
+                probe, values: expected, finishes: deliversAll || elements <= 3, rule: "3.8", log,
+                "after max(1), then max(2) returned")
             probe.cancel()
             withExtendedLifetime(source) {}
         }
@@ -294,7 +314,9 @@ extension PublisherChecker {
             switch options.cancellation {
             case .immediate:
                 if probe.signalsAfterCancel > 0 {
-                    log.record("3.12", "\(probe.signalsAfterCancel) signals arrived after cancel() returned (\(probe.summary)).")
+                    log.record(
+                        "3.12",
+                        "\(probe.signalsAfterCancel) signals arrived after cancel() returned (\(probe.summary)).")
                 }
             case .eventual:
                 var settled = probe.valueCount
@@ -338,7 +360,8 @@ extension PublisherChecker {
     func checkCompletionReleasesTheSubscriber() {
         check("completion releases the subscriber") { log in
             let source = make()
-            var probe: Probe? = Probe(log: log, countsDemand: !deliversAll, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
+            var probe: Probe? = Probe(
+                log: log, countsDemand: !deliversAll, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
             weak let released = probe
             var subscription: (any Subscription)?
             if let live = probe {
@@ -354,7 +377,8 @@ extension PublisherChecker {
             if !eventually({ released == nil }) {
                 log.record(
                     "3.13",
-                    "after the completion, the subscription (\(description)) still holds the subscriber; Combine's publishers let go on completion as on cancel.")
+                    "after the completion, the subscription (\(description)) still holds the subscriber; Combine's publishers let go on completion as on cancel."
+                )
             }
             withExtendedLifetime((source, subscription)) {}
         }
@@ -410,7 +434,9 @@ extension PublisherChecker {
             eventually { probe.valueCount >= expected }
             quiet()
             if probe.valueCount != expected {
-                log.record("3.9", "after request(.none), request(.max(1)) delivered \(probe.valueCount) values, not \(expected).")
+                log.record(
+                    "3.9",
+                    "after request(.none), request(.max(1)) delivered \(probe.valueCount) values, not \(expected).")
             }
             probe.cancel()
             withExtendedLifetime(source) {}

@@ -328,7 +328,8 @@ struct PublisherChecker<P: Publisher> {
     /// Expects exactly `count` values, and the declared completion when `terminates` (for a
     /// publisher that never completes: no completion at all).
     func expect(
-        _ probe: Probe, values count: Int, finishes terminates: Bool, rule: String, _ log: ViolationLog, _ context: String
+        _ probe: Probe, values count: Int, finishes terminates: Bool, rule: String, _ log: ViolationLog,
+        _ context: String
     ) {
         let completes = terminates && options.termination != .never
         if completes {

@@ -29,7 +29,9 @@ public enum MarbleDiagram {
             switch character {
             case "|": return .completion(.finished)
             case "#":
-                guard let error else { preconditionFailure("Marble diagram \"\(diagram)\" fails (#) but no error was given") }
+                guard let error else {
+                    preconditionFailure("Marble diagram \"\(diagram)\" fails (#) but no error was given")
+                }
                 return .completion(.failure(error))
             default:
                 guard let value = values[character] else {
@@ -111,7 +113,9 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
     ///   - values: The value each character stands for.
     ///   - error: The failure `#` stands for.
     ///   - scheduler: The scheduler that drives the diagram.
-    public init(_ diagram: String, values: [Character: Output], error: Failure?, scheduler: TestScheduler<Time, Options>) {
+    public init(
+        _ diagram: String, values: [Character: Output], error: Failure?, scheduler: TestScheduler<Time, Options>
+    ) {
         timeline = MarbleDiagram.parse(diagram, values: values, error: error)
         self.scheduler = scheduler
     }
@@ -149,7 +153,10 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
 
         var description: String { "MarblePublisher" }
 
-        func start(_ timeline: [(tick: Int, events: [MarbleEvent<Output, Failure>])], on scheduler: TestScheduler<Time, Options>) {
+        func start(
+            _ timeline: [(tick: Int, events: [MarbleEvent<Output, Failure>])],
+            on scheduler: TestScheduler<Time, Options>
+        ) {
             let origin = scheduler.now
             let tokens = timeline.map { entry -> AnyCancellable in
                 var instant = origin
@@ -232,7 +239,9 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
 
     /// The values received, in order.
     public var values: [Input] {
-        state.withLock { box in box.value.events.compactMap { if case .value(let value) = $0.event { value } else { nil } } }
+        state.withLock { box in
+            box.value.events.compactMap { if case .value(let value) = $0.event { value } else { nil } }
+        }
     }
 
     /// The timeline as a marble diagram, each value written by `describe`.
@@ -342,7 +351,8 @@ extension TestScheduler {
     public func record<P: Publisher>(
         _ publisher: P, demand: Subscribers.Demand = .unlimited
     ) -> MarbleRecording<P.Output, P.Failure, SchedulerTimeType, SchedulerOptions> {
-        let recording = MarbleRecording<P.Output, P.Failure, SchedulerTimeType, SchedulerOptions>(scheduler: self, demand: demand)
+        let recording = MarbleRecording<P.Output, P.Failure, SchedulerTimeType, SchedulerOptions>(
+            scheduler: self, demand: demand)
         publisher.subscribe(recording)
         return recording
     }

@@ -107,7 +107,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         return AnyCancellable { [weak self] in self?.remove(id) }
     }
 
-    private func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?, _ action: @escaping () -> Void) -> Int {
+    private func enqueue(
+        at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?, _ action: @escaping () -> Void
+    ) -> Int {
         state.withLock { box in
             box.value.counter += 1
             let id = box.value.counter
@@ -169,7 +171,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
             box.value.now = Swift.max(box.value.now, work.due)
             if let interval = work.interval {
                 box.value.counter += 1
-                box.value.queue[index].due = work.due.advanced(by: Swift.max(interval, .zero) == .zero ? tickFloor : interval)
+                box.value.queue[index].due = work.due.advanced(
+                    by: Swift.max(interval, .zero) == .zero ? tickFloor : interval)
                 box.value.queue[index].order = box.value.counter
             } else {
                 box.value.queue.remove(at: index)

@@ -16,7 +16,8 @@ final class AsyncSequencePublisherTests: TetherTestCase {
     }
 
     func testFailureTypeFollowsTheSequence() {
-        let nonThrowing: Publishers.AsyncSequencePublisher<AsyncStream<Int>> = AsyncStream<Int> { $0.finish() }.publisher
+        let nonThrowing: Publishers.AsyncSequencePublisher<AsyncStream<Int>> = AsyncStream<Int> { $0.finish() }
+            .publisher
         let throwing = AsyncThrowingStream<Int, any Error> { $0.finish(throwing: TestError(id: 4)) }.publisher
         XCTAssertTrue(type(of: nonThrowing).Failure.self == Never.self)
         let recorder = RecordingSubscriber<Int, any Error>()
@@ -96,7 +97,8 @@ final class AsyncSequencePublisherTests: TetherTestCase {
     func testRoundTripThroughValues() {
         runAsync {
             var received: [Int] = []
-            for await value in CountingAsyncSequence(limit: 4, pulls: AtomicCounter()).publisher.map({ $0 * 2 }).values {
+            for await value in CountingAsyncSequence(limit: 4, pulls: AtomicCounter()).publisher.map({ $0 * 2 }).values
+            {
                 received.append(value)
             }
             XCTAssertEqual(received, [0, 2, 4, 6])

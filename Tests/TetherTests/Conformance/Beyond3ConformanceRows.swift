@@ -96,7 +96,11 @@ extension ConformanceTableTests {
 
 /// An `@Observable` model's `count`, published through a test scheduler that `send` runs after
 /// each set.
-func observedUnderTest() -> PublisherUnderTest<Publishers.Observed<ObservedModel, Int, TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>>> {
+func observedUnderTest() -> PublisherUnderTest<
+    Publishers.Observed<
+        ObservedModel, Int, TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>
+    >
+> {
     let model = ObservedModel()
     let scheduler = DispatchQueue.test
     return .hot(

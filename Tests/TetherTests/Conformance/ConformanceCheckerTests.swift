@@ -17,7 +17,8 @@ final class ConformanceCheckerTests: TetherTestCase {
 
     func testAConformingPublisherPasses() {
         XCTAssertEqual(
-            PublisherConformance.verify(elements: 5, options: options) { FaultyPublisher(elements: 5, fault: .none) }, [])
+            PublisherConformance.verify(elements: 5, options: options) { FaultyPublisher(elements: 5, fault: .none) },
+            [])
     }
 
     func testValuesBeyondDemandBreakRule1_1() {

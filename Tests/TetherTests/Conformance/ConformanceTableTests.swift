@@ -188,7 +188,8 @@ let conformanceRowsToken = Lifetime.Token()
 final class ConformanceTableTests: TetherTestCase {
     /// Every public publisher of Tether, at least once. Add a row per new publisher: one line.
     static var rows: [ConformanceRow] {
-        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows + concurrencyRows + foundationRows
+        rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows
+            + concurrencyRows + foundationRows
             + beyondRows + terminationRows + composedRows + beyond3Rows
     }
 
@@ -260,7 +261,10 @@ final class ConformanceTableTests: TetherTestCase {
 
     private static var rows3: [ConformanceRow] {
         [
-            .driven("Publishers.HandleEvents", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
+            .driven(
+                "Publishers.HandleEvents", "subject", elements: 5,
+                options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 wrapped(currentValueUnderTest()) { observed($0) }
             },
             .cold(
@@ -295,14 +299,18 @@ final class ConformanceTableTests: TetherTestCase {
                 "Publishers.TryMap", "upstream failure", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(5).tryMap(throwingOnNegative) },
                 failing: { recorded(2, thenFails: true).tryMap(throwingOnNegative) }),
-            .driven("Publishers.TryMap", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
+            .driven(
+                "Publishers.TryMap", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 throwingUnderTest { $0.tryMap(throwingOnNegative) }
             },
             .cold(
                 "Publishers.TryFilter", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(10).tryFilter(keepingEvens) },
                 failing: { recorded(10).tryFilter { try keepingEvens($0) && throwingOnTwo($0) >= 0 } }),
-            .driven("Publishers.TryFilter", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
+            .driven(
+                "Publishers.TryFilter", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 throwingUnderTest { $0.tryFilter { try throwingOnNegative($0) >= 0 } }
             },
         ]
@@ -314,31 +322,62 @@ final class ConformanceTableTests: TetherTestCase {
                 "Publishers.TryCompactMap", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(10).tryCompactMap(halvingEvens) },
                 failing: { recorded(10).tryCompactMap { try halvingEvens(throwingOnTwo($0)) } }),
-            .driven("Publishers.TryCompactMap", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
+            .driven(
+                "Publishers.TryCompactMap", "subject", elements: 5,
+                options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 throwingUnderTest { $0.tryCompactMap { Optional(try throwingOnNegative($0)) } }
             },
             // Sequence operators (first, last, output, prefix, drop, concatenate).
-            .cold("Publishers.First", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().first() },
-            .cold("Publishers.FirstWhere", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().first { $0 > 2 } },
-            .cold("Publishers.TryFirstWhere", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.tryFirst { $0 > 2 } },
-            .cold("Publishers.Last", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().last() },
-            .cold("Publishers.LastWhere", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().last { $0 < 3 } },
-            .cold("Publishers.TryLastWhere", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.tryLast { $0 < 3 } },
-            .cold("Publishers.Output", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<10).publisher.eraseToAnyPublisher().output(in: 2..<7) },
-            .cold("Publishers.Output", "prefix", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<10).publisher.eraseToAnyPublisher().prefix(5) },
-            .driven("Publishers.Output", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
+            .cold("Publishers.First", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().first()
+            },
+            .cold("Publishers.FirstWhere", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().first { $0 > 2 }
+            },
+            .cold("Publishers.TryFirstWhere", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.tryFirst { $0 > 2 }
+            },
+            .cold("Publishers.Last", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().last()
+            },
+            .cold("Publishers.LastWhere", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().last { $0 < 3 }
+            },
+            .cold("Publishers.TryLastWhere", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.tryLast { $0 < 3 }
+            },
+            .cold("Publishers.Output", elements: 5, options: .tether(keepsSubscriber: true)) {
+                (0..<10).publisher.eraseToAnyPublisher().output(in: 2..<7)
+            },
+            .cold("Publishers.Output", "prefix", elements: 5, options: .tether(keepsSubscriber: true)) {
+                (0..<10).publisher.eraseToAnyPublisher().prefix(5)
+            },
+            .driven(
+                "Publishers.Output", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 wrapped(passthroughUnderTest()) { $0.output(in: 0...) }
             },
-            .cold("Publishers.PrefixWhile", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<10).publisher.eraseToAnyPublisher().prefix { $0 < 5 } },
+            .cold("Publishers.PrefixWhile", elements: 5, options: .tether(keepsSubscriber: true)) {
+                (0..<10).publisher.eraseToAnyPublisher().prefix { $0 < 5 }
+            },
         ]
     }
 
     private static var rows5: [ConformanceRow] {
         [
-            .cold("Publishers.TryPrefixWhile", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<10).publisher.tryPrefix { $0 < 5 } },
-            .cold("Publishers.Drop", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<7).publisher.eraseToAnyPublisher().dropFirst(2) },
-            .cold("Publishers.DropWhile", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<8).publisher.eraseToAnyPublisher().drop { $0 < 3 } },
-            .cold("Publishers.TryDropWhile", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<8).publisher.tryDrop { $0 < 3 } },
+            .cold("Publishers.TryPrefixWhile", elements: 5, options: .tether(keepsSubscriber: true)) {
+                (0..<10).publisher.tryPrefix { $0 < 5 }
+            },
+            .cold("Publishers.Drop", elements: 5, options: .tether(keepsSubscriber: true)) {
+                (0..<7).publisher.eraseToAnyPublisher().dropFirst(2)
+            },
+            .cold("Publishers.DropWhile", elements: 5, options: .tether(keepsSubscriber: true)) {
+                (0..<8).publisher.eraseToAnyPublisher().drop { $0 < 3 }
+            },
+            .cold("Publishers.TryDropWhile", elements: 5, options: .tether(keepsSubscriber: true)) {
+                (0..<8).publisher.tryDrop { $0 < 3 }
+            },
             .cold("Publishers.PrefixUntilOutput", elements: 5, options: .tether()) {
                 (0..<5).publisher.prefix(untilOutputFrom: Empty<Int, Never>(completeImmediately: false))
             }.holdingTheSubscriber(),
@@ -351,11 +390,15 @@ final class ConformanceTableTests: TetherTestCase {
             },
             // End of sequence operators.
             // Combining operators (ops-combine): Merge…Merge8, MergeMany, CombineLatest…4, Zip…4.
-            .cold("Publishers.Merge", elements: 5, options: .merge()) { (0..<3).publisher.eraseToAnyPublisher().merge(with: (3..<5).publisher) },
+            .cold("Publishers.Merge", elements: 5, options: .merge()) {
+                (0..<3).publisher.eraseToAnyPublisher().merge(with: (3..<5).publisher)
+            },
             .driven("Publishers.Merge", "subject", elements: 5, options: .merge(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.merge(with: Empty<Int, TestError>()) }
             },
-            .cold("Publishers.Merge3", elements: 5, options: .merge()) { [0, 1].publisher.merge(with: [2].publisher, [3, 4].publisher) },
+            .cold("Publishers.Merge3", elements: 5, options: .merge()) {
+                [0, 1].publisher.merge(with: [2].publisher, [3, 4].publisher)
+            },
             .cold("Publishers.Merge4", elements: 5, options: .merge()) {
                 [0, 1].publisher.merge(with: [2].publisher, [3].publisher, [4].publisher)
             },
@@ -371,7 +414,8 @@ final class ConformanceTableTests: TetherTestCase {
                 [0].publisher.merge(with: [1].publisher, [2].publisher, [3].publisher, [4].publisher, [Int]().publisher)
             },
             .cold("Publishers.Merge7", elements: 7, options: .merge()) {
-                [0].publisher.merge(with: [1].publisher, [2].publisher, [3].publisher, [4].publisher, [5].publisher, [6].publisher)
+                [0].publisher.merge(
+                    with: [1].publisher, [2].publisher, [3].publisher, [4].publisher, [5].publisher, [6].publisher)
             },
             .cold("Publishers.Merge8", elements: 5, options: .merge()) {
                 Publishers.Merge8(
@@ -396,7 +440,8 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.CombineLatest4", "subject", elements: 5, options: .tether()) {
                 wrapped(passthroughUnderTest()) { $0.combineLatest(justZero(), justZero(), justZero()) }
             },
-            .cold("Publishers.Zip", elements: 5, options: .tether()) { (0..<5).publisher.zip((10..<20).publisher) }.holdingTheSubscriber(),
+            .cold("Publishers.Zip", elements: 5, options: .tether()) { (0..<5).publisher.zip((10..<20).publisher) }
+                .holdingTheSubscriber(),
             .cold("Publishers.Zip3", elements: 5, options: .tether()) {
                 (0..<5).publisher.zip((0..<5).publisher, (0..<9).publisher)
             }.holdingTheSubscriber(),
@@ -425,10 +470,13 @@ final class ConformanceTableTests: TetherTestCase {
                 Just((0..<5).publisher).switchToLatest()
             }.holdingTheSubscriber(),
             .cold("Publishers.Catch", elements: 5, options: .tether()) {
-                Record<Int, TestError>(output: [0, 1], completion: .failure(TestError())).catch { _ in (2..<5).publisher }
+                Record<Int, TestError>(output: [0, 1], completion: .failure(TestError())).catch { _ in (2..<5).publisher
+                }
             }.holdingTheSubscriber(),
             .cold("Publishers.TryCatch", elements: 5, options: .tether()) {
-                Record<Int, TestError>(output: [0, 1], completion: .failure(TestError())).tryCatch { _ in (2..<5).publisher }
+                Record<Int, TestError>(output: [0, 1], completion: .failure(TestError())).tryCatch { _ in
+                    (2..<5).publisher
+                }
             }.holdingTheSubscriber(),
             .cold("Publishers.Retry", elements: 5, options: .tether()) {
                 let attempts = AtomicCounter()
@@ -474,8 +522,12 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.Buffer", "subject", elements: 5, options: .tetherIgnoringZeroDemand) {
                 wrapped(passthroughUnderTest()) { $0.buffer(size: 10, prefetch: .byRequest, whenFull: .dropOldest) }
             }.holdingTheSubscriber(),
-            .cold("Publishers.Print", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.print("row", to: DiscardingStream()) },
-            .driven("Publishers.Print", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
+            .cold("Publishers.Print", elements: 5, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.print("row", to: DiscardingStream())
+            },
+            .driven(
+                "Publishers.Print", "subject", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 wrapped(passthroughUnderTest()) { $0.print(to: DiscardingStream()) }
             },
             .cold("Publishers.Breakpoint", elements: 5, options: .tether()) { (0..<5).publisher.breakpoint() },
@@ -488,13 +540,19 @@ final class ConformanceTableTests: TetherTestCase {
     private static var rows9: [ConformanceRow] {
         [
             // ops-reduce: scan, errors, duplicates, replacement, collecting and reducing operators.
-            .cold("Publishers.Scan", elements: 5, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher().scan(0, +) },
-            .cold("Publishers.TryScan", elements: 5, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.tryScan(0, +) },
+            .cold("Publishers.Scan", elements: 5, options: .tether()) {
+                (0..<5).publisher.eraseToAnyPublisher().scan(0, +)
+            },
+            .cold("Publishers.TryScan", elements: 5, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.tryScan(0, +)
+            },
             .cold("Publishers.SetFailureType", elements: 5, options: .tether()) {
                 (0..<5).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
             },
             .cold("Publishers.MapError", elements: 5, options: .tether()) {
-                (0..<5).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self).mapError { TestError(id: $0.id + 1) }
+                (0..<5).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self).mapError {
+                    TestError(id: $0.id + 1)
+                }
             },
             .cold("Publishers.RemoveDuplicates", elements: 5, options: .tether()) {
                 [0, 0, 1, 2, 2, 3, 4].publisher.eraseToAnyPublisher().removeDuplicates()
@@ -502,8 +560,12 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.TryRemoveDuplicates", elements: 5, options: .tether(keepsSubscriber: true)) {
                 [0, 1, 1, 2, 3, 3, 4].publisher.tryRemoveDuplicates(by: ==)
             },
-            .cold("Publishers.CollectByCount", elements: 3, options: .tether(keepsSubscriber: true)) { (0..<8).publisher.collect(3) },
-            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether()) { (0..<5).publisher.replaceEmpty(with: 9) }.holdingTheSubscriber(),
+            .cold("Publishers.CollectByCount", elements: 3, options: .tether(keepsSubscriber: true)) {
+                (0..<8).publisher.collect(3)
+            },
+            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether()) {
+                (0..<5).publisher.replaceEmpty(with: 9)
+            }.holdingTheSubscriber(),
             .cold("Publishers.ReplaceEmpty", "empty", elements: 1, options: .tether()) {
                 Empty<Int, Never>().replaceEmpty(with: 9)
             }.holdingTheSubscriber(),
@@ -516,24 +578,42 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.IgnoreOutput", elements: 0, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.ignoreOutput() }
             },
-            .cold("Publishers.Collect", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().collect() },
-            .cold("Publishers.Reduce", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().reduce(0, +) },
-            .cold("Publishers.TryReduce", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().tryReduce(0, +) },
-            .cold("Publishers.Count", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().count() },
-            .cold("Publishers.Comparison", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().max() },
-            .cold("Publishers.TryComparison", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.tryMin(by: <) },
-            .cold("Publishers.AllSatisfy", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().allSatisfy { $0 < 9 } },
+            .cold("Publishers.Collect", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().collect()
+            },
+            .cold("Publishers.Reduce", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().reduce(0, +)
+            },
+            .cold("Publishers.TryReduce", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().tryReduce(0, +)
+            },
+            .cold("Publishers.Count", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().count()
+            },
+            .cold("Publishers.Comparison", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().max()
+            },
+            .cold("Publishers.TryComparison", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.tryMin(by: <)
+            },
+            .cold("Publishers.AllSatisfy", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().allSatisfy { $0 < 9 }
+            },
             .cold("Publishers.TryAllSatisfy", elements: 1, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.eraseToAnyPublisher().tryAllSatisfy { $0 < 9 }
             },
-            .cold("Publishers.Contains", elements: 1, options: .tether(keepsSubscriber: true)) { (0..<5).publisher.eraseToAnyPublisher().contains(3) },
+            .cold("Publishers.Contains", elements: 1, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.eraseToAnyPublisher().contains(3)
+            },
             .cold("Publishers.ContainsWhere", elements: 1, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.eraseToAnyPublisher().contains { $0 > 9 }
             },
             .cold("Publishers.TryContainsWhere", elements: 1, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.eraseToAnyPublisher().tryContains { $0 == 2 }
             },
-            .driven("Publishers.Reduce", "subject", elements: 1, options: .tether(multicast: true, keepsSubscriber: true)) {
+            .driven(
+                "Publishers.Reduce", "subject", elements: 1, options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 wrapped(passthroughUnderTest()) { $0.reduce(0, +) }
             },
         ]
@@ -547,7 +627,9 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.ReceiveOn", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.receive(on: immediate) }
             },
-            .cold("Publishers.SubscribeOn", elements: 5, options: .tether()) { (0..<5).publisher.subscribe(on: immediate) },
+            .cold("Publishers.SubscribeOn", elements: 5, options: .tether()) {
+                (0..<5).publisher.subscribe(on: immediate)
+            },
             .cold(
                 "Publishers.Delay", elements: 5, options: .tether(),
                 make: { recorded(5).delay(for: 1, scheduler: immediate) },
@@ -591,7 +673,8 @@ final class ConformanceTableTests: TetherTestCase {
                 }
             },
             .cold("Lifetime.EndedPublisher", elements: 1, options: .tether()) { Lifetime.ended.endedPublisher },
-            .driven("Publishers.PrefixUntilOutput", "during a lifetime", elements: 5, options: .tether(multicast: true)) {
+            .driven("Publishers.PrefixUntilOutput", "during a lifetime", elements: 5, options: .tether(multicast: true))
+            {
                 wrapped(passthroughUnderTest()) { $0.prefix(during: Lifetime(conformanceRowsToken)) }
             }.holdingTheSubscriber(),
         ]
@@ -640,13 +723,16 @@ final class ConformanceTableTests: TetherTestCase {
                 "Publishers.Decode", "upstream failure", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(5).map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder()) },
                 failing: {
-                    recorded(2, thenFails: true).map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder())
+                    recorded(2, thenFails: true).map { Data("\($0)".utf8) }.decode(
+                        type: Int.self, decoder: JSONDecoder())
                 }),
             .cold(
                 "Publishers.Encode", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { recorded(5).encode(encoder: JSONEncoder()) },
                 failing: { recorded(2, thenFails: true).encode(encoder: JSONEncoder()) }),
-            .driven("NotificationCenter.Publisher", elements: 5, options: .tether(keepsSubscriber: true), make: notificationsUnderTest),
+            .driven(
+                "NotificationCenter.Publisher", elements: 5, options: .tether(keepsSubscriber: true),
+                make: notificationsUnderTest),
             .cold(
                 "URLSession.DataTaskPublisher", elements: 1, options: .dataTask,
                 make: servedDataTask, failing: failingDataTask),
@@ -663,11 +749,14 @@ final class ConformanceTableTests: TetherTestCase {
             },
             // A relay never finishes: prefix(5) ends each subscription after the elements, and
             // cancels the relay's subscription, which is what these rows check.
-            .driven("PassthroughRelay", "prefix", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
+            .driven("PassthroughRelay", "prefix", elements: 5, options: .tether(multicast: true, keepsSubscriber: true))
+            {
                 let relay = PassthroughRelay<Int>()
                 return .hot(relay.prefix(5), send: { relay.accept($0) }, finish: {})
             },
-            .driven("CurrentValueRelay", "prefix", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
+            .driven(
+                "CurrentValueRelay", "prefix", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 let relay = CurrentValueRelay(0)
                 return .hot(relay.prefix(5), replays: 1, send: { relay.accept($0) }, finish: {})
             },
@@ -676,7 +765,9 @@ final class ConformanceTableTests: TetherTestCase {
                 make: { recorded(5).withLatestFrom(Just(10).setFailureType(to: TestError.self), resultSelector: +) },
                 failing: { recorded(2, thenFails: true).withLatestFrom(Just(10).setFailureType(to: TestError.self)) }),
             .driven("Publishers.WithLatestFrom", "subject", elements: 5, options: .tether(multicast: true)) {
-                wrapped(passthroughUnderTest()) { $0.withLatestFrom(CurrentValueSubject<Int, TestError>(0)) { value, _ in value } }
+                wrapped(passthroughUnderTest()) {
+                    $0.withLatestFrom(CurrentValueSubject<Int, TestError>(0)) { value, _ in value }
+                }
             },
             // Five values and the completion event.
             .cold("Publishers.Materialize", elements: 6, options: .tether()) { recorded(5).materialize() },
@@ -753,7 +844,8 @@ final class ConformanceTableTests: TetherTestCase {
                 failing: { recorded(2, thenFails: true).map { $0.isMultiple(of: 2) }.toggle() }),
             // mapToResult: five successes from the first, two successes and the failure value
             // from the second.
-            .cold("Publishers.Catch", "mapToResult", elements: 5, options: .tether()) { recorded(5).mapToResult() }.holdingTheSubscriber(),
+            .cold("Publishers.Catch", "mapToResult", elements: 5, options: .tether()) { recorded(5).mapToResult() }
+                .holdingTheSubscriber(),
             .cold("Publishers.Catch", "mapToResult of a failure", elements: 3, options: .tether()) {
                 recorded(2, thenFails: true).mapToResult()
             }.holdingTheSubscriber(),
@@ -763,7 +855,8 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.Catch", "ignoreFailure subject", elements: 5, options: .tether(multicast: true)) {
                 let subject = PassthroughSubject<Int, TestError>()
                 return .hot(
-                    subject.ignoreFailure(), send: { subject.send($0) }, finish: { subject.send(completion: .finished) })
+                    subject.ignoreFailure(), send: { subject.send($0) }, finish: { subject.send(completion: .finished) }
+                )
             }.holdingTheSubscriber(),
         ]
     }
@@ -772,10 +865,10 @@ final class ConformanceTableTests: TetherTestCase {
     static let exempt: [String: String] = [
         // core publishers and operators
         "Timer.TimerPublisher": """
-            It ticks on a run loop at its own pace rather than when told to, so the kit cannot \
-            drive an exact number of elements, which even `termination: .never` needs (produced \
-            on demand or by a send). TimerPublisherTests cover demand, connection and cancellation.
-            """,
+        It ticks on a run loop at its own pace rather than when told to, so the kit cannot \
+        drive an exact number of elements, which even `termination: .never` needs (produced \
+        on demand or by a send). TimerPublisherTests cover demand, connection and cancellation.
+        """
     ]
 
     func testEveryPublisherKeepsTheContract() {
@@ -807,13 +900,18 @@ final class ConformanceTableTests: TetherTestCase {
             var name = ""
             var depth = 0
             for character in row.madeType {
-                if character == "<" { depth += 1 } else if character == ">" { depth -= 1 } else if depth == 0 {
+                if character == "<" {
+                    depth += 1
+                } else if character == ">" {
+                    depth -= 1
+                } else if depth == 0 {
                     name.append(character)
                 }
             }
             let unqualified = name.split(separator: ".").dropFirst().joined(separator: ".")
             // A row may wrap the type it names to make it finish (`prefix`, `prefix(untilOutputFrom:)`).
-            let wrapped = row.madeType.contains(".\(row.type)<") || row.madeType.contains(".\(row.type),")
+            let wrapped =
+                row.madeType.contains(".\(row.type)<") || row.madeType.contains(".\(row.type),")
                 || row.madeType.contains(".\(row.type)>")
             XCTAssertTrue(unqualified == row.type || wrapped, "the row \(row.name) verifies \(row.madeType)")
         }

@@ -33,7 +33,8 @@ struct FaultyPublisher: Publisher {
         let subscription = FaultySubscription(downstream: subscriber, elements: elements, fault: fault)
         subscriber.receive(subscription: subscription)
         if fault == .twoSubscriptions {
-            subscriber.receive(subscription: FaultySubscription(downstream: subscriber, elements: elements, fault: fault))
+            subscriber.receive(
+                subscription: FaultySubscription(downstream: subscriber, elements: elements, fault: fault))
         }
     }
 }

@@ -9,7 +9,9 @@ import Foundation
 /// `Optional.Publisher`.
 enum PublicPublisherScan {
     private static let contextPattern = try! NSRegularExpression(
-        pattern: #"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|package|fileprivate|private|final)\s+)*(?:extension|struct|class|enum|actor)\s+([A-Za-z_][\w.]*)"#)
+        pattern:
+            #"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|package|fileprivate|private|final)\s+)*(?:extension|struct|class|enum|actor)\s+([A-Za-z_][\w.]*)"#
+    )
     private static let declarationPattern = try! NSRegularExpression(
         pattern: #"^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*public\s+(?:final\s+)?(?:struct|class|enum)\s+(\w+)"#)
     private static let extensionPattern = try! NSRegularExpression(

@@ -17,9 +17,12 @@ final class TerminationCheckerTests: TetherTestCase {
     // MARK: termination: .never
 
     func testANeverCompletingPublisherPassesUnderNever() {
-        XCTAssertEqual(PublisherConformance.verify(elements: 5, options: never) { EndlessBroadcaster.underTest(.none) }, [])
         XCTAssertEqual(
-            PublisherConformance.verify(elements: 5, options: never) { FaultyPublisher(elements: 5, fault: .neverFinishes) },
+            PublisherConformance.verify(elements: 5, options: never) { EndlessBroadcaster.underTest(.none) }, [])
+        XCTAssertEqual(
+            PublisherConformance.verify(elements: 5, options: never) {
+                FaultyPublisher(elements: 5, fault: .neverFinishes)
+            },
             [])
     }
 
@@ -47,7 +50,10 @@ final class TerminationCheckerTests: TetherTestCase {
 
     func testFailPassesUnderFails() {
         let options = PublisherConformance.Options(termination: .fails, timeout: 0.05)
-        XCTAssertEqual(PublisherConformance.verify(elements: 0, options: options) { Fail<Int, TestError>(error: TestError(id: 1)) }, [])
+        XCTAssertEqual(
+            PublisherConformance.verify(elements: 0, options: options) {
+                Fail<Int, TestError>(error: TestError(id: 1))
+            }, [])
     }
 
     func testFinishingWhenDeclaredToFailBreaksRule1_4() {

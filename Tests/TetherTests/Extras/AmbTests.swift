@@ -87,7 +87,8 @@ final class AmbTests: TetherTestCase {
     func testEverythingIsReleasedAfterCompletion() {
         assertReleases(Int.self, Int.self, Never.self) { upstream, capture, recorder in
             let other = PassthroughSubject<Int, Never>()
-            [upstream.map { $0 + capture.id }.eraseToAnyPublisher(), other.eraseToAnyPublisher()].amb().subscribe(recorder)
+            [upstream.map { $0 + capture.id }.eraseToAnyPublisher(), other.eraseToAnyPublisher()].amb().subscribe(
+                recorder)
             other.send(5)
             upstream.send(1)
             other.send(completion: .finished)

@@ -13,7 +13,8 @@ final class CollectionCombiningTests: TetherTestCase {
         subjects[2].send(100)
         subjects[1].send(20)
         for subject in subjects { subject.send(completion: .finished) }
-        XCTAssertEqual(recorder.events, [.subscription, .value([2, 10, 100]), .value([2, 20, 100]), .completion(.finished)])
+        XCTAssertEqual(
+            recorder.events, [.subscription, .value([2, 10, 100]), .value([2, 20, 100]), .completion(.finished)])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["CombineLatest"])
     }
 
@@ -45,7 +46,8 @@ final class CollectionCombiningTests: TetherTestCase {
         subjects[2].send(200)
         subjects[1].send(30)
         subjects[0].send(completion: .finished)
-        XCTAssertEqual(recorder.events, [.subscription, .value([1, 10, 100]), .value([2, 20, 200]), .completion(.finished)])
+        XCTAssertEqual(
+            recorder.events, [.subscription, .value([1, 10, 100]), .value([2, 20, 200]), .completion(.finished)])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["Zip"])
     }
 

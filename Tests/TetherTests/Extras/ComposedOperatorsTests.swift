@@ -23,7 +23,8 @@ final class ComposedOperatorsTests: TetherTestCase {
         upstream.send(completion: .failure(TestError(id: 1)))
         XCTAssertEqual(asked, [1, 2, 3, 4])
         XCTAssertEqual(matching.events, [.subscription, .value(2), .value(4), .completion(.failure(TestError(id: 1)))])
-        XCTAssertEqual(nonMatching.events, [.subscription, .value(1), .value(3), .completion(.failure(TestError(id: 1)))])
+        XCTAssertEqual(
+            nonMatching.events, [.subscription, .value(1), .value(3), .completion(.failure(TestError(id: 1)))])
         upstream.releaseSubscribers()
     }
 
@@ -74,7 +75,9 @@ final class ComposedOperatorsTests: TetherTestCase {
     func testWithUnretainedPublishesPairs() {
         let owner = ReleaseProbe(id: 3)
         var pairs: [String] = []
-        let cancellable = [1, 2].publisher.withUnretained(owner).sink { object, value in pairs.append("\(object.id):\(value)") }
+        let cancellable = [1, 2].publisher.withUnretained(owner).sink { object, value in
+            pairs.append("\(object.id):\(value)")
+        }
         XCTAssertEqual(pairs, ["3:1", "3:2"])
         cancellable.cancel()
     }
@@ -120,7 +123,8 @@ final class ComposedOperatorsTests: TetherTestCase {
     func testPrefixDurationPassesAnEarlierCompletion() {
         let scheduler = DispatchQueue.test
         let recorder = RecordingSubscriber<Int, TestError>()
-        Fail<Int, TestError>(error: TestError(id: 1)).prefix(duration: .seconds(2), scheduler: scheduler).subscribe(recorder)
+        Fail<Int, TestError>(error: TestError(id: 1)).prefix(duration: .seconds(2), scheduler: scheduler).subscribe(
+            recorder)
         XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 1)))])
         scheduler.advance(by: .seconds(2))
         XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 1)))])

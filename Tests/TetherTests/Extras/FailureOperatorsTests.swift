@@ -8,7 +8,10 @@ final class FailureOperatorsTests: TetherTestCase {
         Record<Int, TestError>(output: [1, 2], completion: .failure(TestError(id: 6))).mapToResult().subscribe(recorder)
         XCTAssertEqual(
             recorder.events,
-            [.subscription, .value(.success(1)), .value(.success(2)), .value(.failure(TestError(id: 6))), .completion(.finished)])
+            [
+                .subscription, .value(.success(1)), .value(.success(2)), .value(.failure(TestError(id: 6))),
+                .completion(.finished),
+            ])
     }
 
     func testMapToResultFinishesWithoutAFailureValueWhenTheUpstreamFinishes() {
@@ -27,7 +30,8 @@ final class FailureOperatorsTests: TetherTestCase {
         XCTAssertEqual(recorder.events, [.subscription, .value(.success(1))])
         recorder.subscription?.request(.max(1))
         XCTAssertEqual(
-            recorder.events, [.subscription, .value(.success(1)), .value(.failure(TestError(id: 2))), .completion(.finished)])
+            recorder.events,
+            [.subscription, .value(.success(1)), .value(.failure(TestError(id: 2))), .completion(.finished)])
         upstream.releaseSubscribers()
     }
 

@@ -51,7 +51,10 @@ final class FlattenOperatorsTests: TetherTestCase {
         [1, 2, 3].publisher.concatMap { value in [value * 10, value * 10 + 1].publisher }.subscribe(recorder)
         XCTAssertEqual(
             recorder.events,
-            [.subscription, .value(10), .value(11), .value(20), .value(21), .value(30), .value(31), .completion(.finished)])
+            [
+                .subscription, .value(10), .value(11), .value(20), .value(21), .value(30), .value(31),
+                .completion(.finished),
+            ])
     }
 
     func testConcatMapAsksForTheNextValueOnlyWhenTheInnerPublisherFinishes() {

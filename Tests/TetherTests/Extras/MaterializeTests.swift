@@ -10,7 +10,8 @@ final class MaterializeTests: TetherTestCase {
         let recorder = RecordingSubscriber<IntEvent, Never>()
         [1, 2].publisher.setFailureType(to: TestError.self).materialize().subscribe(recorder)
         XCTAssertEqual(
-            recorder.events, [.subscription, .value(.value(1)), .value(.value(2)), .value(.finished), .completion(.finished)])
+            recorder.events,
+            [.subscription, .value(.value(1)), .value(.value(2)), .value(.finished), .completion(.finished)])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["Materialize"])
     }
 

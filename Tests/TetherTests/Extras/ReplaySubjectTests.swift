@@ -176,7 +176,8 @@ final class ReplaySubjectTests: TetherTestCase {
         XCTAssertEqual(
             first.events,
             [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.failure(TestError(id: 2)))])
-        XCTAssertEqual(late.events, [.subscription, .value(2), .value(3), .value(4), .completion(.failure(TestError(id: 2)))])
+        XCTAssertEqual(
+            late.events, [.subscription, .value(2), .value(3), .value(4), .completion(.failure(TestError(id: 2)))])
         upstream.releaseSubscribers()
     }
 
@@ -197,7 +198,8 @@ final class ReplaySubjectTests: TetherTestCase {
     }
 
     func testShareReplayIsReleasedAfterCancel() {
-        weak var weakShared: Publishers.Autoconnect<Publishers.Multicast<RecordingPublisher<Int, Never>, ReplaySubject<Int, Never>>>?
+        weak var weakShared:
+            Publishers.Autoconnect<Publishers.Multicast<RecordingPublisher<Int, Never>, ReplaySubject<Int, Never>>>?
         let upstream = RecordingPublisher<Int, Never>()
         do {
             let shared = upstream.share(replay: 3)

@@ -62,7 +62,8 @@ final class SequenceOperatorsTests: TetherTestCase {
         let recorder = RecordingSubscriber<[Int], Never>()
         [1, 2, 3, 4, 5].publisher.nwise(3).subscribe(recorder)
         XCTAssertEqual(
-            recorder.events, [.subscription, .value([1, 2, 3]), .value([2, 3, 4]), .value([3, 4, 5]), .completion(.finished)])
+            recorder.events,
+            [.subscription, .value([1, 2, 3]), .value([2, 3, 4]), .value([3, 4, 5]), .completion(.finished)])
     }
 
     func testNwiseOfOnePublishesEachValueAlone() {

@@ -61,7 +61,8 @@ final class DataTaskPublisherTests: TetherTestCase {
         XCTAssertTrue(waitUntil(timeout: 10) { outcome.events.count == 2 })
 
         XCTAssertEqual(outcome.events, ["value", "finished"])
-        XCTAssertEqual(outcome.outputs.first.map { String(decoding: $0.data, as: UTF8.self) }, #"{"name":"/model.json"}"#)
+        XCTAssertEqual(
+            outcome.outputs.first.map { String(decoding: $0.data, as: UTF8.self) }, #"{"name":"/model.json"}"#)
         XCTAssertEqual((outcome.outputs.first?.response as? HTTPURLResponse)?.statusCode, 200)
         XCTAssertEqual(outcome.outputs.first?.response.url, server.url("/model.json"))
         XCTAssertEqual(server.requestedPaths, ["/model.json"])
@@ -107,7 +108,8 @@ final class DataTaskPublisherTests: TetherTestCase {
             let recorder = RecordingSubscriber<(data: Data, response: URLResponse), URLError>()
             weakRecorder = recorder
             session.dataTaskPublisher(for: server.url("/slow")).subscribe(recorder)
-            XCTAssertTrue(waitUntil(timeout: 10) { server.requestedPaths == ["/slow"] }, "the request reached the server")
+            XCTAssertTrue(
+                waitUntil(timeout: 10) { server.requestedPaths == ["/slow"] }, "the request reached the server")
             recorder.cancel()
             XCTAssertEqual(recorder.events.count, 1, "nothing after the cancel: \(recorder.events.count)")
         }

@@ -31,7 +31,8 @@ final class DecodeEncodeTests: TetherTestCase {
         XCTAssertEqual(publisher.send(json(#"{"x":3,"y":4}"#)), [.none])
         publisher.send(completion: .finished)
 
-        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 2))", ".value((3, 4))", ".completion(.finished)"])
+        XCTAssertEqual(
+            recorder.history, [".subscription", ".value((1, 2))", ".value((3, 4))", ".completion(.finished)"])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["Decode"])
         XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
     }
@@ -72,7 +73,8 @@ final class DecodeEncodeTests: TetherTestCase {
             .decode(type: Point.self, decoder: JSONDecoder())
             .subscribe(recorder)
 
-        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 2))", ".value((-3, 0))", ".completion(.finished)"])
+        XCTAssertEqual(
+            recorder.history, [".subscription", ".value((1, 2))", ".value((-3, 0))", ".completion(.finished)"])
     }
 
     func testEncodePublishesTheEncoderOutput() {

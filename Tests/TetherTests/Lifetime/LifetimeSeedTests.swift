@@ -109,7 +109,8 @@ final class LifetimeSeedTests: TetherTestCase {
         try requireLedger()
         let ticks = PassthroughSubject<Double, Never>()
         let outcome = LeakCheck.deallocation(of: AssignClock(), timeout: 0.05) { $0.start(ticks) }
-        XCTAssertEqual(outcome.live.map(\.chain).filter { $0.hasPrefix("Assign") }, ["Assign ← Map ← PassthroughSubject"])
+        XCTAssertEqual(
+            outcome.live.map(\.chain).filter { $0.hasPrefix("Assign") }, ["Assign ← Map ← PassthroughSubject"])
         XCTAssertNil(outcome.live.first?.file, "Combine's assign(to:on:) takes no call site")
         XCTAssertNil(outcome.live.first?.line)
         outcome.survivor?.cancellable = nil
@@ -176,4 +177,3 @@ final class LifetimeSeedTests: TetherTestCase {
         }
     }
 }
-

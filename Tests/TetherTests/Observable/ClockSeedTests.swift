@@ -33,7 +33,8 @@ private final class AssignOnSelfClock: ObservableObject {
     init(ticks: PassthroughSubject<Date, Never>) { self.ticks = ticks }
 
     func start() {
-        cancellable = ticks
+        cancellable =
+            ticks
             .map(\.timeIntervalSince1970)
             .assign(to: \.time, on: self)
     }
@@ -50,7 +51,8 @@ private final class WeakSinkClock: ObservableObject {
     init(ticks: PassthroughSubject<Date, Never>) { self.ticks = ticks }
 
     func start() {
-        cancellable = ticks
+        cancellable =
+            ticks
             .map(\.timeIntervalSince1970)
             .sink { [weak self] time in
                 self?.time = time

@@ -225,7 +225,6 @@ final class PublishedTests: TetherTestCase {
     }
 }
 
-
 @MainActor
 private final class MainActorModel: ObservableObject {
     @Published var count = 0

@@ -12,9 +12,15 @@ final class BreakpointTests: TetherTestCase {
         let recorder = RecordingSubscriber<Int, TestError>()
         let upstream = RecordingPublisher<Int, TestError>()
         upstream.breakpoint(
-            receiveSubscription: { _ in seen.append("subscription"); return false },
-            receiveOutput: { seen.append("value \($0)"); return false },
-            receiveCompletion: { seen.append("completion \($0)"); return false }
+            receiveSubscription: { _ in
+                seen.append("subscription"); return false
+            },
+            receiveOutput: {
+                seen.append("value \($0)"); return false
+            },
+            receiveCompletion: {
+                seen.append("completion \($0)"); return false
+            }
         ).subscribe(recorder)
         upstream.send(1)
         upstream.send(completion: .finished)

@@ -4,7 +4,8 @@ import XCTest
 
 final class BufferTests: TetherTestCase {
     private func make(
-        size: Int = 3, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<TestError> = .dropNewest,
+        size: Int = 3, prefetch: Publishers.PrefetchStrategy,
+        whenFull: Publishers.BufferingStrategy<TestError> = .dropNewest,
         demand: Subscribers.Demand = .none
     ) -> (RecordingPublisher<Int, TestError>, RecordingSubscriber<Int, TestError>) {
         let upstream = RecordingPublisher<Int, TestError>()
@@ -260,7 +261,8 @@ final class BufferTests: TetherTestCase {
     /// The seed article's case: a subscriber that takes one value at a time in front of a
     /// subject loses what is sent while it is busy, unless a buffer keeps it.
     func testPacedSubscriberLosesSubjectValuesWithoutBufferAndKeepsThemWithBuffer() {
-        func run(_ attach: (PassthroughSubject<String, Never>, RecordingSubscriber<String, Never>) -> Void) -> [String] {
+        func run(_ attach: (PassthroughSubject<String, Never>, RecordingSubscriber<String, Never>) -> Void) -> [String]
+        {
             let subject = PassthroughSubject<String, Never>()
             let paced = RecordingSubscriber<String, Never>(demand: .max(1))
             attach(subject, paced)
@@ -314,14 +316,18 @@ final class BufferTests: TetherTestCase {
             func receive(completion: Subscribers.Completion<Never>) {}
         }
         let paced = Paced(queue: queue) { value in
-            let count = received.value.mutate { $0.append(value); return $0.count }
+            let count = received.value.mutate {
+                $0.append(value); return $0.count
+            }
             if count == 50 { done.fulfill() }
         }
         subject.buffer(size: 100, prefetch: .byRequest, whenFull: .dropNewest).subscribe(paced)
         for value in 0..<50 { subject.send(value) }
         wait(for: [done], timeout: 10)
         XCTAssertEqual(received.value.mutate { $0 }, Array(0..<50))
-        queue.sync { paced.subscription?.cancel(); paced.subscription = nil }
+        queue.sync {
+            paced.subscription?.cancel(); paced.subscription = nil
+        }
     }
 
     func testDescriptionAndMirror() {

@@ -89,7 +89,8 @@ final class CatchTests: TetherTestCase {
         }
         let failure = ChildProcessTrap(test: test, id: "failure").run {
             let upstream = RecordingPublisher<Int, TestError>()
-            upstream.catch { _ in Empty<Int, Never>(completeImmediately: false) }.subscribe(RecordingSubscriber<Int, Never>())
+            upstream.catch { _ in Empty<Int, Never>(completeImmediately: false) }.subscribe(
+                RecordingSubscriber<Int, Never>())
             upstream.send(completion: .failure(TestError(id: 1)))
             upstream.send(completion: .failure(TestError(id: 2)))
         }
@@ -163,7 +164,8 @@ final class TryCatchTests: TetherTestCase {
         upstream.send(completion: .failure(TestError(id: 1)))
         upstream.send(completion: .finished)
 
-        XCTAssertEqual(recorder.history, [".subscription", ".value(1)", ".completion(.failure(TestError(2)))", ".value(-1)"])
+        XCTAssertEqual(
+            recorder.history, [".subscription", ".value(1)", ".completion(.failure(TestError(2)))", ".value(-1)"])
         XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited)])
         upstream.releaseSubscribers()
     }
@@ -178,7 +180,8 @@ final class TryCatchTests: TetherTestCase {
         replacement.send(2)
         replacement.send(completion: .failure(TestError(id: 5)))
 
-        XCTAssertEqual(recorder.history, [".subscription", ".value(1)", ".value(2)", ".completion(.failure(TestError(5)))"])
+        XCTAssertEqual(
+            recorder.history, [".subscription", ".value(1)", ".value(2)", ".completion(.failure(TestError(5)))"])
         XCTAssertEqual(replacement.subscription?.events, [.requested(.max(2))])
         upstream.releaseSubscribers()
         replacement.releaseSubscribers()
@@ -187,7 +190,9 @@ final class TryCatchTests: TetherTestCase {
 
 final class RetryTests: TetherTestCase {
     /// A fresh recording publisher for each subscription, so each attempt is driven alone.
-    private func attempts(_ count: Int) -> ([RecordingPublisher<Int, TestError>], Deferred<RecordingPublisher<Int, TestError>>) {
+    private func attempts(_ count: Int) -> (
+        [RecordingPublisher<Int, TestError>], Deferred<RecordingPublisher<Int, TestError>>
+    ) {
         let publishers = (0..<count).map { _ in RecordingPublisher<Int, TestError>() }
         let next = AtomicCounter()
         return (publishers, Deferred { publishers[next.increment() - 1] })
@@ -297,8 +302,9 @@ final class RetryTests: TetherTestCase {
 final class AssertNoFailureTests: TetherTestCase {
     func testValuesAndFinishedPassThroughAsNever() {
         let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
-        let publisher: Publishers.AssertNoFailure<Publishers.SetFailureType<Publishers.Sequence<[Int], Never>, TestError>> =
-            [1, 2].publisher.setFailureType(to: TestError.self).assertNoFailure("boom")
+        let publisher:
+            Publishers.AssertNoFailure<Publishers.SetFailureType<Publishers.Sequence<[Int], Never>, TestError>> =
+                [1, 2].publisher.setFailureType(to: TestError.self).assertNoFailure("boom")
         publisher.subscribe(recorder)
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
         XCTAssertEqual(publisher.prefix, "boom")
@@ -336,6 +342,8 @@ final class SetFailureTypeTests: TetherTestCase {
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["RecordingSubscription"])
         XCTAssertEqual(upstream.subscription?.events, [.requested(.max(2))])
-        XCTAssertEqual([1].publisher.setFailureType(to: TestError.self).setFailureType(to: TestError.self), [1].publisher.setFailureType(to: TestError.self))
+        XCTAssertEqual(
+            [1].publisher.setFailureType(to: TestError.self).setFailureType(to: TestError.self),
+            [1].publisher.setFailureType(to: TestError.self))
     }
 }

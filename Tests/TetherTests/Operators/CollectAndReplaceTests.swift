@@ -140,7 +140,8 @@ final class CollectAndReplaceTests: TetherTestCase {
     }
 
     func testReplaceErrorTrapsOnAValueWithoutDemand() {
-        let trap = ChildProcessTrap(test: "TetherTests.CollectAndReplaceTests/testReplaceErrorTrapsOnAValueWithoutDemand", id: "value")
+        let trap = ChildProcessTrap(
+            test: "TetherTests.CollectAndReplaceTests/testReplaceErrorTrapsOnAValueWithoutDemand", id: "value")
         let outcome = trap.run {
             let publisher = RecordingPublisher<Int, TestError>()
             publisher.replaceError(with: 0).subscribe(RecordingSubscriber<Int, Never>(demand: .none))
@@ -154,9 +155,11 @@ final class CollectAndReplaceTests: TetherTestCase {
         // Just's own replaceEmpty/replaceError return the Just itself, as in Combine, so the
         // wrappers are built directly.
         XCTAssertEqual(
-            Publishers.ReplaceEmpty(upstream: Just(1), output: 2), Publishers.ReplaceEmpty(upstream: Just(1), output: 2))
+            Publishers.ReplaceEmpty(upstream: Just(1), output: 2), Publishers.ReplaceEmpty(upstream: Just(1), output: 2)
+        )
         XCTAssertNotEqual(
-            Publishers.ReplaceError(upstream: Just(1), output: 2), Publishers.ReplaceError(upstream: Just(1), output: 3))
+            Publishers.ReplaceError(upstream: Just(1), output: 2), Publishers.ReplaceError(upstream: Just(1), output: 3)
+        )
     }
 
     func testReplacingOperatorsIgnoreSignalsAndACancelBeforeTheSubscription() {
@@ -174,7 +177,11 @@ final class CollectAndReplaceTests: TetherTestCase {
             XCTAssertEqual(recorder.events, [.subscription, .value(9), .completion(.finished)], name)
             publisher.release()
         }
-        check("ReplaceError", asks: [.requested(.unlimited)]) { $0.replaceError(with: 9).append(9).eraseToAnyPublisher() }
-        check("ReplaceEmpty", asks: [.requested(.unlimited)]) { $0.replaceEmpty(with: 9).replaceError(with: 0).eraseToAnyPublisher() }
+        check("ReplaceError", asks: [.requested(.unlimited)]) {
+            $0.replaceError(with: 9).append(9).eraseToAnyPublisher()
+        }
+        check("ReplaceEmpty", asks: [.requested(.unlimited)]) {
+            $0.replaceEmpty(with: 9).replaceError(with: 0).eraseToAnyPublisher()
+        }
     }
 }

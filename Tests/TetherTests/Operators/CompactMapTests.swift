@@ -39,10 +39,12 @@ final class CompactMapTests: TetherTestCase {
 
     func testCompactMapAndMapFuseIntoOneCompactMap() {
         let publisher = RecordingPublisher<String, Never>()
-        let compacted: Publishers.CompactMap<RecordingPublisher<String, Never>, Int> = publisher
+        let compacted: Publishers.CompactMap<RecordingPublisher<String, Never>, Int> =
+            publisher
             .compactMap { Int($0) }
             .compactMap { $0.isMultiple(of: 2) ? $0 / 2 : nil }
-        let fused: Publishers.CompactMap<RecordingPublisher<String, Never>, String> = compacted
+        let fused: Publishers.CompactMap<RecordingPublisher<String, Never>, String> =
+            compacted
             .map { "<\($0)>" }
         XCTAssertTrue(fused.upstream === publisher)
         let recorder = RecordingSubscriber<String, Never>()
@@ -64,7 +66,9 @@ final class CompactMapTests: TetherTestCase {
         do {
             let token = Token()
             weakToken = token
-            subject.compactMap { [token] in _ = token; return Int($0) }.subscribe(recorder)
+            subject.compactMap { [token] in
+                _ = token; return Int($0)
+            }.subscribe(recorder)
         }
         subject.send("5")
         XCTAssertNotNil(weakToken)

@@ -151,7 +151,9 @@ final class FirstLastTests: TetherTestCase {
             weakToken = token
             let recorder = RecordingSubscriber<Int, Never>()
             weakRecorder = recorder
-            publisher.first { [token] _ in _ = token; return false }.subscribe(recorder)
+            publisher.first { [token] _ in
+                _ = token; return false
+            }.subscribe(recorder)
             recorder.cancel()
         }
         XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
@@ -170,7 +172,9 @@ final class FirstLastTests: TetherTestCase {
             weakToken = token
             let recorder = RecordingSubscriber<Int, Never>()
             weakRecorder = recorder
-            publisher.last { [token] _ in _ = token; return true }.subscribe(recorder)
+            publisher.last { [token] _ in
+                _ = token; return true
+            }.subscribe(recorder)
             publisher.send(1)
             publisher.send(completion: .finished)
         }

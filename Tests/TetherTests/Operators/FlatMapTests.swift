@@ -159,7 +159,9 @@ final class FlatMapTests: TetherTestCase {
             Just(1).flatMap { _ in Fail<Int, TestError>(error: TestError(id: 3)) }
         let innerNever: Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, TestError>, Fail<Int, TestError>> =
             Fail<Int, TestError>(error: TestError(id: 4)).flatMap { Just($0) }
-        let bothNever: Publishers.FlatMap<Just<Int>, Just<Int>> = Just(5).flatMap(maxPublishers: .max(1)) { Just($0 * 2) }
+        let bothNever: Publishers.FlatMap<Just<Int>, Just<Int>> = Just(5).flatMap(maxPublishers: .max(1)) {
+            Just($0 * 2)
+        }
 
         let first = RecordingSubscriber<Int, TestError>()
         same.subscribe(first)
@@ -328,7 +330,9 @@ final class FlatMapSeedTests: TetherTestCase {
                     }
                 }
             }
-            .sink(receiveCompletion: { _ in finished.fulfill() }, receiveValue: { value in received.withLock { $0.append(value) } })
+            .sink(
+                receiveCompletion: { _ in finished.fulfill() },
+                receiveValue: { value in received.withLock { $0.append(value) } })
         wait(for: [finished], timeout: 5)
 
         XCTAssertEqual(received.withLock { $0 }, Array(0..<20))

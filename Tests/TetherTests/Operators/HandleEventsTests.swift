@@ -21,14 +21,16 @@ final class HandleEventsTests: TetherTestCase {
         XCTAssertEqual(publisher.send(2), [.max(3)])
         publisher.send(completion: .failure(TestError(id: 5)))
 
-        XCTAssertEqual(log, [
-            "subscription RecordingSubscription downstream=0",
-            "request max(2) upstream=0",
-            "output 1 downstream=1",
-            "output 2 downstream=2",
-            "request max(3) upstream=1",
-            "completion failure(TestError(5)) downstream=3",
-        ])
+        XCTAssertEqual(
+            log,
+            [
+                "subscription RecordingSubscription downstream=0",
+                "request max(2) upstream=0",
+                "output 1 downstream=1",
+                "output 2 downstream=2",
+                "request max(3) upstream=1",
+                "completion failure(TestError(5)) downstream=3",
+            ])
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.failure(TestError(id: 5)))])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["HandleEvents"])
         XCTAssertEqual(publisher.subscription?.events, [.requested(.max(2))])

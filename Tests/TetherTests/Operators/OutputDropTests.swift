@@ -80,7 +80,9 @@ final class OutputDropTests: TetherTestCase {
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
         var calls = 0
-        publisher.drop { value in calls += 1; return value < 3 }.subscribe(recorder)
+        publisher.drop { value in
+            calls += 1; return value < 3
+        }.subscribe(recorder)
 
         XCTAssertEqual(publisher.send(1), [.max(1)])
         XCTAssertEqual(publisher.send(3), [.none])
@@ -141,7 +143,9 @@ final class OutputDropTests: TetherTestCase {
             weakToken = token
             let recorder = RecordingSubscriber<Int, Never>()
             weakRecorder = recorder
-            publisher.prefix { [token] _ in _ = token; return false }.subscribe(recorder)
+            publisher.prefix { [token] _ in
+                _ = token; return false
+            }.subscribe(recorder)
             publisher.send(1)
         }
         XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")

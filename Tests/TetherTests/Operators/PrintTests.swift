@@ -78,7 +78,8 @@ final class PrintTests: TetherTestCase {
         let other = RecordingSubscriber<Int, TestError>(demand: .none)
         second.print("p", to: StreamHandle(target: failing)).subscribe(other)
         second.send(completion: .failure(TestError(id: 3)))
-        XCTAssertEqual(failing.lines, ["p: receive subscription: (RecordingSubscription)", "p: receive error: (TestError(3))"])
+        XCTAssertEqual(
+            failing.lines, ["p: receive subscription: (RecordingSubscription)", "p: receive error: (TestError(3))"])
         XCTAssertEqual(other.events, [.subscription, .completion(.failure(TestError(id: 3)))])
         upstream.releaseSubscribers()
         second.releaseSubscribers()

@@ -5,7 +5,8 @@ import XCTest
 final class ScanAndDuplicatesTests: TetherTestCase {
     func testScanPublishesEveryPartialResultAndPassesDemandThrough() {
         let publisher = RecordingPublisher<Int, TestError>()
-        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(2), demandPerValue: { $0 == 1 ? .max(1) : .none })
+        let recorder = RecordingSubscriber<Int, TestError>(
+            demand: .max(2), demandPerValue: { $0 == 1 ? .max(1) : .none })
         publisher.scan(0, +).subscribe(recorder)
         XCTAssertEqual(publisher.send(1), [.max(1)])
         XCTAssertEqual(publisher.send(2), [.none])
@@ -57,7 +58,9 @@ final class ScanAndDuplicatesTests: TetherTestCase {
             weakToken = token
             let recorder = RecordingSubscriber<Int, any Error>()
             weakRecorder = recorder
-            publisher.tryScan(0) { [token] in _ = token; return $0 + $1 }.subscribe(recorder)
+            publisher.tryScan(0) { [token] in
+                _ = token; return $0 + $1
+            }.subscribe(recorder)
             recorder.cancel()
         }
         XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")

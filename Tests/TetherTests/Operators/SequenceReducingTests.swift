@@ -150,7 +150,9 @@ final class SequenceCollectionFusionTests: TetherTestCase {
         let first = numbers.first()
         let _: Optional<Int>.Publisher = first
         var tried: [Int] = []
-        let lastSmall = numbers.last { tried.append($0); return $0 < 3 }
+        let lastSmall = numbers.last {
+            tried.append($0); return $0 < 3
+        }
         let _: Optional<Int>.Publisher = lastSmall
         XCTAssertEqual(tried, [2])
         let smallest = numbers.min()
@@ -181,7 +183,9 @@ final class SequenceCollectionFusionTests: TetherTestCase {
 final class SequenceSlicingFusionTests: TetherTestCase {
     func testDropWhileRunsThePredicateOnceAndPublishesTheRestLazily() {
         var calls = 0
-        let rest = [1, 2, 5, 1].publisher.drop { calls += 1; return $0 < 3 }
+        let rest = [1, 2, 5, 1].publisher.drop {
+            calls += 1; return $0 < 3
+        }
         let _: Publishers.Sequence<DropWhileSequence<[Int]>, Never> = rest
         XCTAssertEqual(calls, 3)
         let recorder = RecordingSubscriber<Int, Never>(demand: .max(1))
@@ -197,7 +201,9 @@ final class SequenceSlicingFusionTests: TetherTestCase {
 
     func testPrefixWhileKeepsTheLeadingElementsRightAway() {
         var calls = 0
-        let kept = [1, 2, 5, 1].publisher.prefix { calls += 1; return $0 < 3 }
+        let kept = [1, 2, 5, 1].publisher.prefix {
+            calls += 1; return $0 < 3
+        }
         let _: Publishers.Sequence<[Int], Never> = kept
         XCTAssertEqual(calls, 3)
         XCTAssertEqual(kept.sequence, [1, 2])

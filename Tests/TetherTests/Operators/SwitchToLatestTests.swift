@@ -79,7 +79,8 @@ final class SwitchToLatestTests: TetherTestCase {
     }
 
     func testAnInnerValueWithoutDemandAndAnInnerCompletionBeforeItsSubscriptionTrap() {
-        let test = "TetherTests.SwitchToLatestTests/testAnInnerValueWithoutDemandAndAnInnerCompletionBeforeItsSubscriptionTrap"
+        let test =
+            "TetherTests.SwitchToLatestTests/testAnInnerValueWithoutDemandAndAnInnerCompletionBeforeItsSubscriptionTrap"
         let value = ChildProcessTrap(test: test, id: "value").run {
             let outer = RecordingPublisher<RecordingPublisher<Int, Never>, Never>()
             let inner = RecordingPublisher<Int, Never>()
@@ -133,15 +134,20 @@ final class SwitchToLatestTests: TetherTestCase {
     func testEveryFailureCombinationPicksCombinesReturnType() {
         let same: Publishers.SwitchToLatest<Fail<Int, TestError>, Just<Fail<Int, TestError>>.SetFailure> =
             Just(Fail<Int, TestError>(error: TestError(id: 1))).setFailureType(to: TestError.self).switchToLatest()
-        let upstreamNever: Publishers.SwitchToLatest<
-            Fail<Int, TestError>, Publishers.SetFailureType<PassthroughSubject<Fail<Int, TestError>, Never>, TestError>
-        > = PassthroughSubject<Fail<Int, TestError>, Never>().switchToLatest()
+        let upstreamNever:
+            Publishers.SwitchToLatest<
+                Fail<Int, TestError>,
+                Publishers.SetFailureType<PassthroughSubject<Fail<Int, TestError>, Never>, TestError>
+            > = PassthroughSubject<Fail<Int, TestError>, Never>().switchToLatest()
         let bothNever: Publishers.SwitchToLatest<Just<Int>, PassthroughSubject<Just<Int>, Never>> =
             PassthroughSubject<Just<Int>, Never>().switchToLatest()
-        let innerNever: Publishers.SwitchToLatest<
-            Publishers.SetFailureType<Just<Int>, TestError>,
-            Publishers.Map<PassthroughSubject<Just<Int>, TestError>, Publishers.SetFailureType<Just<Int>, TestError>>
-        > = PassthroughSubject<Just<Int>, TestError>().switchToLatest()
+        let innerNever:
+            Publishers.SwitchToLatest<
+                Publishers.SetFailureType<Just<Int>, TestError>,
+                Publishers.Map<
+                    PassthroughSubject<Just<Int>, TestError>, Publishers.SetFailureType<Just<Int>, TestError>
+                >
+            > = PassthroughSubject<Just<Int>, TestError>().switchToLatest()
 
         let recorder = RecordingSubscriber<Int, TestError>()
         same.subscribe(recorder)

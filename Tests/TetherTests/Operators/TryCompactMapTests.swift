@@ -43,7 +43,8 @@ final class TryCompactMapTests: TetherTestCase {
 
     func testCompactMapFusesIntoOneTryCompactMap() {
         let publisher = RecordingPublisher<String, Never>()
-        let fused: Publishers.TryCompactMap<RecordingPublisher<String, Never>, Int> = publisher
+        let fused: Publishers.TryCompactMap<RecordingPublisher<String, Never>, Int> =
+            publisher
             .tryCompactMap { Int($0) }
             .compactMap { value -> Int? in
                 if value < 0 { throw TestError(id: value) }
@@ -70,7 +71,9 @@ final class TryCompactMapTests: TetherTestCase {
             weakToken = token
             let recorder = RecordingSubscriber<Int, any Error>()
             weakRecorder = recorder
-            publisher.tryCompactMap { [token] in _ = token; return Int($0) }.subscribe(recorder)
+            publisher.tryCompactMap { [token] in
+                _ = token; return Int($0)
+            }.subscribe(recorder)
             recorder.cancel()
         }
         XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")

@@ -49,7 +49,9 @@ final class TryFilterTests: TetherTestCase {
             weakToken = token
             let recorder = RecordingSubscriber<Int, any Error>()
             weakRecorder = recorder
-            publisher.tryFilter { [token] _ in _ = token; return true }.subscribe(recorder)
+            publisher.tryFilter { [token] _ in
+                _ = token; return true
+            }.subscribe(recorder)
             recorder.cancel()
         }
         XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
@@ -61,7 +63,8 @@ final class TryFilterTests: TetherTestCase {
     func testFilterThenTryFilterFusesAndSkipsTheSecondTestForRejectedValues() {
         let publisher = RecordingPublisher<Int, Never>()
         var secondCalls: [Int] = []
-        let fused: Publishers.TryFilter<RecordingPublisher<Int, Never>> = publisher
+        let fused: Publishers.TryFilter<RecordingPublisher<Int, Never>> =
+            publisher
             .filter { $0 > 1 }
             .tryFilter { value in
                 secondCalls.append(value)
@@ -80,13 +83,17 @@ final class TryFilterTests: TetherTestCase {
     func testTryFilterThenFilterAndTryFilterFuseIntoOneTryFilter() {
         let publisher = RecordingPublisher<Int, Never>()
         var laterCalls: [Int] = []
-        let filtered: Publishers.TryFilter<RecordingPublisher<Int, Never>> = publisher
+        let filtered: Publishers.TryFilter<RecordingPublisher<Int, Never>> =
+            publisher
             .tryFilter { value in
                 if value < 0 { throw TestError(id: value) }
                 return value.isMultiple(of: 2)
             }
-            .filter { laterCalls.append($0); return $0 > 2 }
-        let fused: Publishers.TryFilter<RecordingPublisher<Int, Never>> = filtered
+            .filter {
+                laterCalls.append($0); return $0 > 2
+            }
+        let fused: Publishers.TryFilter<RecordingPublisher<Int, Never>> =
+            filtered
             .tryFilter { $0 != 6 }
         XCTAssertTrue(fused.upstream === publisher)
         let recorder = RecordingSubscriber<Int, any Error>(demand: .max(5))

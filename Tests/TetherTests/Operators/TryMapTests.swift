@@ -55,7 +55,9 @@ final class TryMapTests: TetherTestCase {
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, any Error>()
         var calls = 0
-        publisher.tryMap { value -> Int in calls += 1; return value }.subscribe(recorder)
+        publisher.tryMap { value -> Int in
+            calls += 1; return value
+        }.subscribe(recorder)
 
         publisher.send(1)
         publisher.send(completion: .finished)
@@ -133,7 +135,9 @@ final class TryMapTests: TetherTestCase {
             weakToken = token
             let recorder = RecordingSubscriber<Int, any Error>()
             weakRecorder = recorder
-            publisher.tryMap { [token] value in _ = token; return value }.subscribe(recorder)
+            publisher.tryMap { [token] value in
+                _ = token; return value
+            }.subscribe(recorder)
             recorder.cancel()
         }
         XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
@@ -177,7 +181,8 @@ final class TryMapTests: TetherTestCase {
 
     func testMapThenTryMapFusesIntoOneTryMap() {
         let publisher = RecordingPublisher<Int, Never>()
-        let fused: Publishers.TryMap<RecordingPublisher<Int, Never>, String> = publisher
+        let fused: Publishers.TryMap<RecordingPublisher<Int, Never>, String> =
+            publisher
             .map { $0 + 1 }
             .tryMap { value -> String in
                 if value > 3 { throw TestError(id: value) }
@@ -194,10 +199,12 @@ final class TryMapTests: TetherTestCase {
 
     func testTryMapThenMapAndTryMapFuseIntoOneTryMap() {
         let publisher = RecordingPublisher<Int, Never>()
-        let mapped: Publishers.TryMap<RecordingPublisher<Int, Never>, Int> = publisher
+        let mapped: Publishers.TryMap<RecordingPublisher<Int, Never>, Int> =
+            publisher
             .tryMap { $0 * 2 }
             .map { $0 + 1 }
-        let fused: Publishers.TryMap<RecordingPublisher<Int, Never>, String> = mapped
+        let fused: Publishers.TryMap<RecordingPublisher<Int, Never>, String> =
+            mapped
             .tryMap { value -> String in
                 if value == 7 { throw TestError(id: 7) }
                 return String(value)
@@ -219,7 +226,8 @@ final class TryMapTests: TetherTestCase {
         let subscription = try XCTUnwrap(recorder.subscription)
         XCTAssertEqual(String(describing: subscription), "TryMap")
         XCTAssertEqual(Mirror(reflecting: subscription).children.count, 0)
-        XCTAssertEqual((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "TryMap")
+        XCTAssertEqual(
+            (subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "TryMap")
         recorder.cancel()
     }
 

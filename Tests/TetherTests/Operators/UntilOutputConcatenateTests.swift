@@ -69,7 +69,8 @@ final class UntilOutputConcatenateTests: TetherTestCase {
 
     func testDropUntilOutputTrapsOnADroppedValueWithoutDemand() {
         let trap = ChildProcessTrap(
-            test: "TetherTests.UntilOutputConcatenateTests/testDropUntilOutputTrapsOnADroppedValueWithoutDemand", id: "value")
+            test: "TetherTests.UntilOutputConcatenateTests/testDropUntilOutputTrapsOnADroppedValueWithoutDemand",
+            id: "value")
         let outcome = trap.run {
             let upstream = RecordingPublisher<Int, TestError>()
             upstream.drop(untilOutputFrom: Empty<Void, TestError>(completeImmediately: false))

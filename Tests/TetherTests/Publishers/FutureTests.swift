@@ -171,7 +171,9 @@ final class FutureTests: TetherTestCase {
         future.subscribe(
             AnySubscriber<Int, Never>(
                 receiveSubscription: { $0.cancel() },
-                receiveValue: { received.append($0); return .none },
+                receiveValue: {
+                    received.append($0); return .none
+                },
                 receiveCompletion: { _ in received.append(-1) }))
         XCTAssertEqual(SubscriptionLedger.liveCount, 0, "the future must not keep a cancelled subscription")
         box.fulfil(.success(1))
@@ -200,13 +202,15 @@ final class FutureTests: TetherTestCase {
         future.subscribe(recorder)
         let subscription = recorder.subscription
         let before = described(subscription)
-        XCTAssertEqual(before.map { $0.prefix(while: { $0 != ":" }) }, ["parent", "downstream", "hasAnyDemand", "subject"])
+        XCTAssertEqual(
+            before.map { $0.prefix(while: { $0 != ":" }) }, ["parent", "downstream", "hasAnyDemand", "subject"])
         XCTAssertEqual(before.count, 4)
         XCTAssertTrue(before.first?.contains("Future") ?? false)
         XCTAssertTrue(before.dropFirst().first?.contains("RecordingSubscriber") ?? false)
         XCTAssertEqual(before.dropFirst(2).first, "hasAnyDemand: true")
         box.fulfil(.success(1))
-        XCTAssertEqual(described(subscription), ["parent: nil", "downstream: nil", "hasAnyDemand: true", "subject: nil"])
+        XCTAssertEqual(
+            described(subscription), ["parent: nil", "downstream: nil", "hasAnyDemand: true", "subject: nil"])
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
     }
 

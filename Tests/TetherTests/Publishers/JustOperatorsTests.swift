@@ -114,8 +114,10 @@ struct JustOperatorsTests {
         #expect(prepended == Publishers.Sequence(sequence: [1, 2, 3, 4, 5]))
         #expect(
             history(of: prepended)
-                == [".subscription", ".value(1)", ".value(2)", ".value(3)", ".value(4)", ".value(5)",
-                    ".completion(.finished)"])
+                == [
+                    ".subscription", ".value(1)", ".value(2)", ".value(3)", ".value(4)", ".value(5)",
+                    ".completion(.finished)",
+                ])
     }
 
     @Test func prefixWhileKeepsTheOutputOnlyWhenTheClosureAccepts() {

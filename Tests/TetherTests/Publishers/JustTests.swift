@@ -31,13 +31,17 @@ final class JustTests: TetherTestCase {
         var subscription: (any Subscription)?
         var events: [String] = []
         let subscriber = AnySubscriber<Int, Never>(
-            receiveSubscription: { subscription = $0; $0.request(.max(1)) },
+            receiveSubscription: {
+                subscription = $0; $0.request(.max(1))
+            },
             receiveValue: { value in
                 events.append("value \(value)")
                 subscription?.request(.max(1))
                 return .max(1)
             },
-            receiveCompletion: { _ in events.append("finished"); subscription = nil })
+            receiveCompletion: { _ in
+                events.append("finished"); subscription = nil
+            })
         Just(3).subscribe(subscriber)
         XCTAssertEqual(events, ["value 3", "finished"])
     }
@@ -116,7 +120,9 @@ final class JustTests: TetherTestCase {
 
     func testMapReturnsAJustAndRunsEagerly() {
         var calls = 0
-        let mapped: Just<String> = Just(4).map { calls += 1; return "\($0 * 2)" }
+        let mapped: Just<String> = Just(4).map {
+            calls += 1; return "\($0 * 2)"
+        }
         XCTAssertEqual(calls, 1)
         XCTAssertEqual(mapped.output, "8")
         let recorder = RecordingSubscriber<String, Never>()
@@ -149,4 +155,3 @@ final class JustTests: TetherTestCase {
         XCTAssertNil(Just("x").compactMap { Int($0) }.output)
     }
 }
-

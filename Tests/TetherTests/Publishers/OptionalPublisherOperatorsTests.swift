@@ -11,7 +11,9 @@ struct OptionalPublisherOperatorsTests {
 
     @Test func scanAndReduceRunTheClosureOnlyForAValue() {
         var calls = 0
-        let plus: (Int, Int) -> Int = { calls += 1; return $0 + $1 }
+        let plus: (Int, Int) -> Int = {
+            calls += 1; return $0 + $1
+        }
         let scanned: Optional<Int>.Publisher = Sut(4).scan(2, plus)
         let reduced: Optional<Int>.Publisher = Sut(4).reduce(2, plus)
         #expect(scanned == Sut(6))
@@ -26,8 +28,9 @@ struct OptionalPublisherOperatorsTests {
         let counter = CallCounter()
         let plain: Optional<Int>.Publisher = Sut(1000).removeDuplicates()
         let by: Optional<Int>.Publisher = Sut(44).removeDuplicates(by: counter.comparison(true))
-        #expect([plain, by, Sut(nil).removeDuplicates(), Sut(nil).removeDuplicates(by: counter.comparison(true))]
-            == [Sut(1000), Sut(44), Sut(nil), Sut(nil)])
+        #expect(
+            [plain, by, Sut(nil).removeDuplicates(), Sut(nil).removeDuplicates(by: counter.comparison(true))]
+                == [Sut(1000), Sut(44), Sut(nil), Sut(nil)])
         #expect(counter.calls == 0)
     }
 
@@ -97,22 +100,27 @@ struct OptionalPublisherOperatorsTests {
         let droppedNone: Optional<Int>.Publisher = Sut(10_000).dropFirst(0)
         let prefixNone: Optional<Int>.Publisher = Sut(98).prefix(0)
         let prefixOne: Optional<Int>.Publisher = Sut(98).prefix(1)
-        #expect([dropped, droppedNone, Sut(10_000).dropFirst(100), Sut(nil).dropFirst()]
-            == [Sut(nil), Sut(10_000), Sut(nil), Sut(nil)])
-        #expect([prefixNone, prefixOne, Sut(98).prefix(1000), Sut(nil).prefix(1)]
-            == [Sut(nil), Sut(98), Sut(98), Sut(nil)])
+        #expect(
+            [dropped, droppedNone, Sut(10_000).dropFirst(100), Sut(nil).dropFirst()]
+                == [Sut(nil), Sut(10_000), Sut(nil), Sut(nil)])
+        #expect(
+            [prefixNone, prefixOne, Sut(98).prefix(1000), Sut(nil).prefix(1)]
+                == [Sut(nil), Sut(98), Sut(98), Sut(nil)])
         #expect(history(of: prefixOne) == [".subscription", ".value(98)", ".completion(.finished)"])
     }
 
     @Test func predicateSelectionsRunTheClosureOnlyForAValue() {
         var calls = 0
-        let even: (Int) -> Bool = { calls += 1; return $0.isMultiple(of: 2) }
+        let even: (Int) -> Bool = {
+            calls += 1; return $0.isMultiple(of: 2)
+        }
         let prefixed: Optional<Int>.Publisher = Sut(98).prefix(while: even)
         let first: Optional<Int>.Publisher = Sut(99).first(where: even)
         let last: Optional<Int>.Publisher = Sut(42).last(where: even)
         #expect([prefixed, first, last] == [Sut(98), Sut(nil), Sut(42)])
-        #expect([Sut(nil).prefix(while: even), Sut(nil).first(where: even), Sut(nil).last(where: even)]
-            == [Sut(nil), Sut(nil), Sut(nil)])
+        #expect(
+            [Sut(nil).prefix(while: even), Sut(nil).first(where: even), Sut(nil).last(where: even)]
+                == [Sut(nil), Sut(nil), Sut(nil)])
         #expect(calls == 3)
     }
 

@@ -100,7 +100,9 @@ final class RecordTests: TetherTestCase {
         var subscription: (any Subscription)?
         var received: [Int] = []
         let subscriber = AnySubscriber<Int, Never>(
-            receiveSubscription: { subscription = $0; $0.request(.unlimited) },
+            receiveSubscription: {
+                subscription = $0; $0.request(.unlimited)
+            },
             receiveValue: { value in
                 received.append(value)
                 if value == 2 { subscription?.cancel(); subscription = nil }

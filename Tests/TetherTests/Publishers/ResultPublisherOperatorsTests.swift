@@ -70,7 +70,8 @@ struct ResultPublisherOperatorsTests {
         }
         #expect(counter.calls == 3)
         let thrown = [
-            Self.success.tryMin(by: counter.throwingComparison()), Self.success.tryMax(by: counter.throwingComparison()),
+            Self.success.tryMin(by: counter.throwingComparison()),
+            Self.success.tryMax(by: counter.throwingComparison()),
             Self.success.tryRemoveDuplicates(by: counter.throwingComparison()),
         ]
         for publisher in thrown {
@@ -78,7 +79,8 @@ struct ResultPublisherOperatorsTests {
         }
         #expect(counter.calls == 6)
         let failed = [
-            Self.failure.tryMin(by: counter.throwingComparison()), Self.failure.tryMax(by: counter.throwingComparison()),
+            Self.failure.tryMin(by: counter.throwingComparison()),
+            Self.failure.tryMax(by: counter.throwingComparison()),
             Self.failure.tryRemoveDuplicates(by: counter.throwingComparison()),
         ]
         for publisher in failed {
@@ -117,7 +119,10 @@ struct ResultPublisherOperatorsTests {
         let present: Result<Bool, TestError>.Publisher = Self.success.contains(4)
         let whereAnswer: Result<Bool, TestError>.Publisher = Self.success.contains(where: counter.predicate(true))
         let satisfied: Result<Bool, TestError>.Publisher = Self.success.allSatisfy(counter.predicate(false))
-        #expect([absent, present, whereAnswer, satisfied].map(\.result) == [.success(false), .success(true), .success(true), .success(false)])
+        #expect(
+            [absent, present, whereAnswer, satisfied].map(\.result) == [
+                .success(false), .success(true), .success(true), .success(false),
+            ])
         #expect(Self.failure.contains(4).result == .failure(TestError(id: 1)))
         #expect(Self.failure.contains(where: counter.predicate(true)).result == .failure(TestError(id: 1)))
         #expect(history(of: Self.failure.allSatisfy(counter.predicate(true))) == [".subscription", Self.failed])

@@ -5,7 +5,9 @@ import XCTest
 final class SequenceOperatorTests: TetherTestCase {
     func testMapIsEagerAndReturnsASequencePublisherOfAnArray() {
         var calls = 0
-        let mapped: Publishers.Sequence<[String], Never> = (1...3).publisher.map { calls += 1; return "\($0)" }
+        let mapped: Publishers.Sequence<[String], Never> = (1...3).publisher.map {
+            calls += 1; return "\($0)"
+        }
         XCTAssertEqual(calls, 3)
         XCTAssertEqual(mapped.sequence, ["1", "2", "3"])
         let recorder = RecordingSubscriber<String, Never>(demand: .max(2))

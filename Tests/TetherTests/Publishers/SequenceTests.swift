@@ -41,7 +41,9 @@ final class SequenceTests: TetherTestCase {
         var subscription: (any Subscription)?
         var received: [Int] = []
         let subscriber = AnySubscriber<Int, Never>(
-            receiveSubscription: { subscription = $0; $0.request(.max(1)) },
+            receiveSubscription: {
+                subscription = $0; $0.request(.max(1))
+            },
             receiveValue: { value in
                 depth += 1
                 maxDepth = max(maxDepth, depth)
@@ -101,7 +103,9 @@ final class SequenceTests: TetherTestCase {
             let recorder = RecordingSubscriber<Int, Never>()
             weakRecorder = recorder
             let spy = AnySubscriber<Int, Never>(
-                receiveSubscription: { subscription = $0; recorder.receive(subscription: $0) },
+                receiveSubscription: {
+                    subscription = $0; recorder.receive(subscription: $0)
+                },
                 receiveValue: { recorder.receive($0) },
                 receiveCompletion: { recorder.receive(completion: $0) })
             [1].publisher.subscribe(spy)

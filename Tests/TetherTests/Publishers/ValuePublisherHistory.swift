@@ -26,18 +26,26 @@ final class CallCounter {
     private(set) var calls = 0
 
     func predicate<T>(_ answer: Bool) -> (T) -> Bool {
-        { _ in self.calls += 1; return answer }
+        { _ in
+            self.calls += 1; return answer
+        }
     }
 
     func comparison<T>(_ answer: Bool) -> (T, T) -> Bool {
-        { _, _ in self.calls += 1; return answer }
+        { _, _ in
+            self.calls += 1; return answer
+        }
     }
 
     func throwingPredicate<T>() -> (T) throws -> Bool {
-        { _ in self.calls += 1; throw Oops() }
+        { _ in
+            self.calls += 1; throw Oops()
+        }
     }
 
     func throwingComparison<T>() -> (T, T) throws -> Bool {
-        { _, _ in self.calls += 1; throw Oops() }
+        { _, _ in
+            self.calls += 1; throw Oops()
+        }
     }
 }

@@ -12,8 +12,10 @@ final class Beyond3RacesTests: TetherTestCase {
             let first = PassthroughSubject<Int, Never>()
             let recorder = RecordingSubscriber<Int, Never>()
             init() {
-                upstream.flatMapFirst { [first] value in value == 0 ? first.eraseToAnyPublisher() : Just(value).eraseToAnyPublisher() }
-                    .subscribe(recorder)
+                upstream.flatMapFirst { [first] value in
+                    value == 0 ? first.eraseToAnyPublisher() : Just(value).eraseToAnyPublisher()
+                }
+                .subscribe(recorder)
                 upstream.send(0)
                 first.send(-1)
             }

@@ -38,7 +38,9 @@ final class CombiningRacesTests: TetherTestCase {
                 return round
             },
             { round in round.a.send(1) },
-            { round in round.b.send(2); round.subscriber.request(.max(1)) },
+            { round in
+                round.b.send(2); round.subscriber.request(.max(1))
+            },
             check: { round in
                 XCTAssertEqual(round.subscriber.values.sorted(), [1, 2])
                 XCTAssertEqual(round.subscriber.overlaps, 0)
@@ -53,8 +55,12 @@ final class CombiningRacesTests: TetherTestCase {
                 round.a.merge(with: round.b).subscribe(round.subscriber)
                 return round
             },
-            { round in round.a.send(1); round.a.send(completion: .finished) },
-            { round in round.b.send(2); round.b.send(completion: .finished) },
+            { round in
+                round.a.send(1); round.a.send(completion: .finished)
+            },
+            { round in
+                round.b.send(2); round.b.send(completion: .finished)
+            },
             check: { round in
                 XCTAssertEqual(round.subscriber.completions, 1)
                 XCTAssertEqual(round.subscriber.values.sorted(), [1, 2])

@@ -88,7 +88,8 @@ final class ConcurrencyRacesTests: TetherTestCase {
             { pair in pair.0.send(1) },
             check: { pair in
                 XCTAssertNil(pair.1.completion)
-                XCTAssertTrue(eventually { SubscriptionLedger.liveCount <= 1 }, SubscriptionLedger.snapshot().description)
+                XCTAssertTrue(
+                    eventually { SubscriptionLedger.liveCount <= 1 }, SubscriptionLedger.snapshot().description)
             })
     }
 
@@ -102,7 +103,8 @@ final class ConcurrencyRacesTests: TetherTestCase {
             { pair in pair.1.cancel() },
             { pair in pair.0.send(1) },
             check: { _ in
-                XCTAssertTrue(eventually { SubscriptionLedger.liveCount <= 1 }, SubscriptionLedger.snapshot().description)
+                XCTAssertTrue(
+                    eventually { SubscriptionLedger.liveCount <= 1 }, SubscriptionLedger.snapshot().description)
             })
     }
 }

@@ -62,12 +62,15 @@ final class FlatMapRacesTests: TetherTestCase {
         Race.run(
             setup: { Round(demand: .unlimited) },
             { $0.inners[0].send(1) },
-            { $0.inners[1].send(completion: .finished); $0.outer.send(completion: .finished) },
+            {
+                $0.inners[1].send(completion: .finished); $0.outer.send(completion: .finished)
+            },
             check: { round in
                 round.inners[0].send(completion: .finished)
                 XCTAssertEqual(round.subscriber.values, [1])
                 XCTAssertEqual(round.subscriber.completions, 1)
-                if case .completion = round.subscriber.events.last {} else {
+                if case .completion = round.subscriber.events.last {
+                } else {
                     XCTFail("completion is not last: \(round.subscriber.events)")
                 }
                 XCTAssertEqual(round.subscriber.overlaps, 0)

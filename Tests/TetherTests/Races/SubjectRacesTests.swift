@@ -111,7 +111,8 @@ final class SubjectRacesTests: TetherTestCase {
             check: { holder in
                 // At most the one delivery already handed its subscriber (no lock is held across
                 // the call); never a stream of them.
-                XCTAssertLessThanOrEqual(holder.subscriber?.signalsAfterCancel ?? 0, 1, "signals kept coming after cancel() returned")
+                XCTAssertLessThanOrEqual(
+                    holder.subscriber?.signalsAfterCancel ?? 0, 1, "signals kept coming after cancel() returned")
                 XCTAssertEqual(holder.subscriber?.overlaps, 0)
                 let released = WeakBox(holder.subscriber!)
                 holder.subscriber = nil

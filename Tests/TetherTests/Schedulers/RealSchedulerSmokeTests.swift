@@ -15,9 +15,11 @@ final class RealSchedulerSmokeTests: TetherTestCase {
         let start = DispatchTime.now()
         let cancellable = [1, 2].publisher
             .delay(for: .milliseconds(20), scheduler: queue)
-            .sink(receiveCompletion: { _ in done.fulfill() }, receiveValue: { value in
-                seen.withLock { $0.append(DispatchQueue.getSpecific(key: key) == 7 ? value : -value) }
-            })
+            .sink(
+                receiveCompletion: { _ in done.fulfill() },
+                receiveValue: { value in
+                    seen.withLock { $0.append(DispatchQueue.getSpecific(key: key) == 7 ? value : -value) }
+                })
         wait(for: [done], timeout: 5)
         XCTAssertEqual(seen.withLock { $0 }, [1, 2])
         XCTAssertGreaterThanOrEqual(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds, 20_000_000)
@@ -29,7 +31,11 @@ final class RealSchedulerSmokeTests: TetherTestCase {
         let count = Mutex(0)
         let three = expectation(description: "three runs")
         let repeating = queue.schedule(after: queue.now, interval: .milliseconds(5)) {
-            if count.withLock({ $0 += 1; return $0 }) == 3 { three.fulfill() }
+            if count.withLock({
+                $0 += 1; return $0
+            }) == 3 {
+                three.fulfill()
+            }
         }
         wait(for: [three], timeout: 5)
         repeating.cancel()
@@ -72,7 +78,8 @@ final class RealSchedulerSmokeTests: TetherTestCase {
         let time = Time(DispatchTime(uptimeNanoseconds: 10_000))
         let far = Time(DispatchTime(uptimeNanoseconds: UInt64(Int.max)))
         XCTAssertEqual(time.advanced(by: .nanoseconds(.max)).dispatchTime, .distantFuture)
-        XCTAssertEqual(Time(DispatchTime(uptimeNanoseconds: 1)).advanced(by: .nanoseconds(-5)).dispatchTime.uptimeNanoseconds, 1)
+        XCTAssertEqual(
+            Time(DispatchTime(uptimeNanoseconds: 1)).advanced(by: .nanoseconds(-5)).dispatchTime.uptimeNanoseconds, 1)
         XCTAssertEqual(time.distance(to: Time(.distantFuture)), .nanoseconds(.max))
         XCTAssertEqual(Time(.distantFuture).distance(to: time), .nanoseconds(.max), "too long either way")
         XCTAssertEqual(far.distance(to: time), .nanoseconds(-(Int.max - 10_000)))
@@ -81,7 +88,8 @@ final class RealSchedulerSmokeTests: TetherTestCase {
 
     func testImmediateSchedulerStrideHasNoUnitsOfTime() {
         typealias Stride = ImmediateScheduler.SchedulerTimeType.Stride
-        XCTAssertEqual([Stride.seconds(2), .seconds(1.5), .milliseconds(3), .microseconds(3), .nanoseconds(3)], [0, 0, 0, 0, 0])
+        XCTAssertEqual(
+            [Stride.seconds(2), .seconds(1.5), .milliseconds(3), .microseconds(3), .nanoseconds(3)], [0, 0, 0, 0, 0])
         XCTAssertEqual(Stride(3) * 2, 6)
     }
 
@@ -92,7 +100,9 @@ final class RealSchedulerSmokeTests: TetherTestCase {
         let cancellable = [1, 2, 3].publisher
             .receive(on: runLoop)
             .delay(for: .milliseconds(10), scheduler: runLoop)
-            .sink(receiveCompletion: { _ in finished.withLock { $0 = true } }, receiveValue: { v in seen.withLock { $0.append(v) } })
+            .sink(
+                receiveCompletion: { _ in finished.withLock { $0 = true } },
+                receiveValue: { v in seen.withLock { $0.append(v) } })
         let deadline = Date().addingTimeInterval(5)
         while !finished.withLock({ $0 }), Date() < deadline {
             _ = runLoop.run(mode: .default, before: Date().addingTimeInterval(0.01))
@@ -112,7 +122,8 @@ final class RealSchedulerSmokeTests: TetherTestCase {
         let subject = PassthroughSubject<Int, TestError>()
         let done = expectation(description: "timed out")
         let seen = Mutex<[String]>([])
-        let cancellable = subject
+        let cancellable =
+            subject
             .debounce(for: .milliseconds(10), scheduler: queue)
             .timeout(.milliseconds(200), scheduler: queue, customError: { TestError(id: 5) })
             .sink(

@@ -89,10 +89,12 @@ final class TestSchedulerTests: TetherTestCase {
         recording.request(.max(1))
         scheduler.run()
         XCTAssertEqual(recording.diagram(), "a-c|")
-        XCTAssertEqual(marbles.subscriptionEvents, [
-            MarbleSubscriptionEvent(tick: 0, event: .requested(.max(1))),
-            MarbleSubscriptionEvent(tick: 1, event: .requested(.max(1))),
-        ])
+        XCTAssertEqual(
+            marbles.subscriptionEvents,
+            [
+                MarbleSubscriptionEvent(tick: 0, event: .requested(.max(1))),
+                MarbleSubscriptionEvent(tick: 1, event: .requested(.max(1))),
+            ])
     }
 
     func testTicksHaveAConfigurableDuration() {

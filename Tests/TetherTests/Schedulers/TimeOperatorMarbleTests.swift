@@ -71,7 +71,8 @@ final class TimeOperatorMarbleTests: TetherTestCase {
 
     func testDebounceEmitsTheLatestValueAfterAQuietPeriodAndDropsThePendingOneOnCompletion() {
         let scheduler = DispatchQueue.test
-        let recording = scheduler.record(scheduler.marbles("ab-c---d|").debounce(for: .seconds(2), scheduler: scheduler))
+        let recording = scheduler.record(
+            scheduler.marbles("ab-c---d|").debounce(for: .seconds(2), scheduler: scheduler))
         scheduler.run()
         XCTAssertEqual(recording.diagram(), "-----c--|")
     }
@@ -110,10 +111,12 @@ final class TimeOperatorMarbleTests: TetherTestCase {
             upstream.timeout(.seconds(2), scheduler: scheduler, customError: { TestError(id: 9) }))
         scheduler.run()
         XCTAssertEqual(recording.diagram(), "-a-#")
-        XCTAssertEqual(upstream.subscriptionEvents, [
-            MarbleSubscriptionEvent(tick: 0, event: .requested(.unlimited)),
-            MarbleSubscriptionEvent(tick: 3, event: .cancelled),
-        ])
+        XCTAssertEqual(
+            upstream.subscriptionEvents,
+            [
+                MarbleSubscriptionEvent(tick: 0, event: .requested(.unlimited)),
+                MarbleSubscriptionEvent(tick: 3, event: .cancelled),
+            ])
     }
 
     func testTimeoutFinishesWithoutACustomError() {

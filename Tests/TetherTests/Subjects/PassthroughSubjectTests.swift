@@ -54,7 +54,9 @@ final class PassthroughSubjectTests: TetherTestCase {
         func subscriber(_ name: String) -> AnySubscriber<Int, Never> {
             AnySubscriber(
                 receiveSubscription: { $0.request(.unlimited) },
-                receiveValue: { log.append("\(name)\($0)"); return .none },
+                receiveValue: {
+                    log.append("\(name)\($0)"); return .none
+                },
                 receiveCompletion: { _ in log.append("\(name) done") })
         }
         let first = RecordingSubscriber<Int, Never>()

@@ -176,7 +176,9 @@ where Machine.Slots.Output == Downstream.Input {
     @usableFromInline package let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    package init(storage: CombiningStorage<Machine, Downstream>, index: Int, put: @escaping (inout Machine.Slots, Input) -> Void) {
+    package init(
+        storage: CombiningStorage<Machine, Downstream>, index: Int, put: @escaping (inout Machine.Slots, Input) -> Void
+    ) {
         self.storage = storage
         self.index = index
         self.put = put

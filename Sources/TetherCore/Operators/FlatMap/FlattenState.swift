@@ -209,7 +209,8 @@ internal struct FlattenState<Value, Failure: Error> {
     mutating func upstreamFinished() -> Effects {
         switch upstream {
         case .awaitingSubscription:
-            preconditionFailure("A publisher must send the subscription before its completion: the upstream completed first")
+            preconditionFailure(
+                "A publisher must send the subscription before its completion: the upstream completed first")
         case .finished, .terminal:
             return Effects()
         case .live:
@@ -241,7 +242,8 @@ internal struct FlattenState<Value, Failure: Error> {
     mutating func upstreamFailed(_ error: Failure) -> Effects {
         switch upstream {
         case .awaitingSubscription:
-            preconditionFailure("A publisher must send the subscription before its completion: the upstream completed first")
+            preconditionFailure(
+                "A publisher must send the subscription before its completion: the upstream completed first")
         case .finished, .terminal:
             return Effects()
         case .live:

@@ -9,7 +9,9 @@
 @usableFromInline
 internal final class FlattenStorage<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
     StateHolder<
-        FlattenStorageState<FlattenState<NewPublisher.Output, Upstream.Failure>, (Upstream.Output) -> NewPublisher, Downstream>
+        FlattenStorageState<
+            FlattenState<NewPublisher.Output, Upstream.Failure>, (Upstream.Output) -> NewPublisher, Downstream
+        >
     >,
     Subscriber, Subscription, SpecializedControl, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -66,7 +68,8 @@ where
             }
         }
         control = FlattenStorage.controlEntry
-        super.init(state: FlattenStorageState(machine: Machine(policy: policy), transform: transform, downstream: downstream))
+        super.init(
+            state: FlattenStorageState(machine: Machine(policy: policy), transform: transform, downstream: downstream))
         Ledger.enter(self)
     }
 

@@ -116,7 +116,8 @@ internal struct SwitchState {
     @inlinable
     mutating func innerValue(_ index: UInt64) -> Bool {
         guard index == current, !cancelled else { return false }
-        precondition(demand > 0, "A publisher must not send a value without demand: SwitchToLatest had none outstanding")
+        precondition(
+            demand > 0, "A publisher must not send a value without demand: SwitchToLatest had none outstanding")
         demand -= 1
         return true
     }
@@ -130,7 +131,8 @@ internal struct SwitchState {
     mutating func innerCompleted(_ index: UInt64, failed: Bool) -> InnerEnding {
         guard index == current, !cancelled else { return .nothing }
         precondition(
-            !awaitingInner, "A publisher must send the subscription before its completion: SwitchToLatest's inner did not")
+            !awaitingInner,
+            "A publisher must send the subscription before its completion: SwitchToLatest's inner did not")
         inner = nil
         guard !sentCompletion else { return .nothing }
         if failed {

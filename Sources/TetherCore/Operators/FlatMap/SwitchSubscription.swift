@@ -9,8 +9,10 @@
 @usableFromInline
 internal final class SwitchSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-where Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
-    Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Failure {
+where
+    Upstream.Output: Publisher, Upstream.Output.Failure == Upstream.Failure,
+    Downstream.Input == Upstream.Output.Output, Downstream.Failure == Upstream.Failure
+{
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 

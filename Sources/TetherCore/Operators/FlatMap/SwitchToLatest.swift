@@ -93,9 +93,11 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// ``Publisher/setFailureType(to:)``; see ``Publishers/SwitchToLatest``.
     /// - Returns: A publisher of the elements of the most recent inner publisher.
     @inlinable
-    public func switchToLatest() -> Publishers.SwitchToLatest<
-        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
-    > {
+    public func switchToLatest()
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
+    {
         map { $0.setFailureType(to: Failure.self) }.switchToLatest()
     }
 }

@@ -24,8 +24,10 @@ extension Publishers {
     /// every upstream has finished and fails with the first failure, cancelling the other upstreams.
     /// `request(.none)` is ignored, as in Combine.
     public struct Merge<A, B>: Publisher
-    where A: Publisher, B: Publisher,
-        A.Failure == B.Failure, A.Output == B.Output {
+    where
+        A: Publisher, B: Publisher,
+        A.Failure == B.Failure, A.Output == B.Output
+    {
         /// The kind of values published by this publisher.
         public typealias Output = A.Output
 
@@ -95,7 +97,8 @@ extension Publishers {
         where
             Z.Failure == Failure, Z.Output == Output,
             Y.Failure == Failure, Y.Output == Output,
-            X.Failure == Failure, X.Output == Output {
+            X.Failure == Failure, X.Output == Output
+        {
             Publishers.Merge5(a, b, z, y, x)
         }
 
@@ -114,7 +117,8 @@ extension Publishers {
             Z.Failure == Failure, Z.Output == Output,
             Y.Failure == Failure, Y.Output == Output,
             X.Failure == Failure, X.Output == Output,
-            W.Failure == Failure, W.Output == Output {
+            W.Failure == Failure, W.Output == Output
+        {
             Publishers.Merge6(a, b, z, y, x, w)
         }
 
@@ -135,7 +139,8 @@ extension Publishers {
             Y.Failure == Failure, Y.Output == Output,
             X.Failure == Failure, X.Output == Output,
             W.Failure == Failure, W.Output == Output,
-            V.Failure == Failure, V.Output == Output {
+            V.Failure == Failure, V.Output == Output
+        {
             Publishers.Merge7(a, b, z, y, x, w, v)
         }
 
@@ -158,7 +163,8 @@ extension Publishers {
             X.Failure == Failure, X.Output == Output,
             W.Failure == Failure, W.Output == Output,
             V.Failure == Failure, V.Output == Output,
-            U.Failure == Failure, U.Output == Output {
+            U.Failure == Failure, U.Output == Output
+        {
             Publishers.Merge8(a, b, z, y, x, w, v, u)
         }
     }

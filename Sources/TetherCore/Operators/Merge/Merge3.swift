@@ -28,9 +28,11 @@ extension Publishers {
     /// every upstream has finished and fails with the first failure, cancelling the other upstreams.
     /// `request(.none)` is ignored, as in Combine.
     public struct Merge3<A, B, C>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher,
+    where
+        A: Publisher, B: Publisher, C: Publisher,
         A.Failure == B.Failure, A.Output == B.Output,
-        B.Failure == C.Failure, B.Output == C.Output {
+        B.Failure == C.Failure, B.Output == C.Output
+    {
         /// The kind of values published by this publisher.
         public typealias Output = A.Output
 
@@ -106,7 +108,8 @@ extension Publishers {
         where
             Z.Failure == Failure, Z.Output == Output,
             Y.Failure == Failure, Y.Output == Output,
-            X.Failure == Failure, X.Output == Output {
+            X.Failure == Failure, X.Output == Output
+        {
             Publishers.Merge6(a, b, c, z, y, x)
         }
 
@@ -125,7 +128,8 @@ extension Publishers {
             Z.Failure == Failure, Z.Output == Output,
             Y.Failure == Failure, Y.Output == Output,
             X.Failure == Failure, X.Output == Output,
-            W.Failure == Failure, W.Output == Output {
+            W.Failure == Failure, W.Output == Output
+        {
             Publishers.Merge7(a, b, c, z, y, x, w)
         }
 
@@ -146,7 +150,8 @@ extension Publishers {
             Y.Failure == Failure, Y.Output == Output,
             X.Failure == Failure, X.Output == Output,
             W.Failure == Failure, W.Output == Output,
-            V.Failure == Failure, V.Output == Output {
+            V.Failure == Failure, V.Output == Output
+        {
             Publishers.Merge8(a, b, c, z, y, x, w, v)
         }
     }

@@ -17,7 +17,8 @@ extension Publisher {
     where
         B.Failure == Failure, B.Output == Output,
         C.Failure == Failure, C.Output == Output,
-        D.Failure == Failure, D.Output == Output {
+        D.Failure == Failure, D.Output == Output
+    {
         Publishers.Merge4(self, b, c, d)
     }
 }
@@ -32,10 +33,12 @@ extension Publishers {
     /// every upstream has finished and fails with the first failure, cancelling the other upstreams.
     /// `request(.none)` is ignored, as in Combine.
     public struct Merge4<A, B, C, D>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher,
+    where
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher,
         A.Failure == B.Failure, A.Output == B.Output,
         B.Failure == C.Failure, B.Output == C.Output,
-        C.Failure == D.Failure, C.Output == D.Output {
+        C.Failure == D.Failure, C.Output == D.Output
+    {
         /// The kind of values published by this publisher.
         public typealias Output = A.Output
 
@@ -117,7 +120,8 @@ extension Publishers {
         where
             Z.Failure == Failure, Z.Output == Output,
             Y.Failure == Failure, Y.Output == Output,
-            X.Failure == Failure, X.Output == Output {
+            X.Failure == Failure, X.Output == Output
+        {
             Publishers.Merge7(a, b, c, d, z, y, x)
         }
 
@@ -136,7 +140,8 @@ extension Publishers {
             Z.Failure == Failure, Z.Output == Output,
             Y.Failure == Failure, Y.Output == Output,
             X.Failure == Failure, X.Output == Output,
-            W.Failure == Failure, W.Output == Output {
+            W.Failure == Failure, W.Output == Output
+        {
             Publishers.Merge8(a, b, c, d, z, y, x, w)
         }
     }

@@ -19,7 +19,8 @@ extension Publisher {
         B.Failure == Failure, B.Output == Output,
         C.Failure == Failure, C.Output == Output,
         D.Failure == Failure, D.Output == Output,
-        E.Failure == Failure, E.Output == Output {
+        E.Failure == Failure, E.Output == Output
+    {
         Publishers.Merge5(self, b, c, d, e)
     }
 }
@@ -34,11 +35,13 @@ extension Publishers {
     /// every upstream has finished and fails with the first failure, cancelling the other upstreams.
     /// `request(.none)` is ignored, as in Combine.
     public struct Merge5<A, B, C, D, E>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher,
+    where
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher,
         A.Failure == B.Failure, A.Output == B.Output,
         B.Failure == C.Failure, B.Output == C.Output,
         C.Failure == D.Failure, C.Output == D.Output,
-        D.Failure == E.Failure, D.Output == E.Output {
+        D.Failure == E.Failure, D.Output == E.Output
+    {
         /// The kind of values published by this publisher.
         public typealias Output = A.Output
 
@@ -126,7 +129,8 @@ extension Publishers {
         where
             Z.Failure == Failure, Z.Output == Output,
             Y.Failure == Failure, Y.Output == Output,
-            X.Failure == Failure, X.Output == Output {
+            X.Failure == Failure, X.Output == Output
+        {
             Publishers.Merge8(a, b, c, d, e, z, y, x)
         }
     }

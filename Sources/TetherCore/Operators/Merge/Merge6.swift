@@ -21,7 +21,8 @@ extension Publisher {
         C.Failure == Failure, C.Output == Output,
         D.Failure == Failure, D.Output == Output,
         E.Failure == Failure, E.Output == Output,
-        F.Failure == Failure, F.Output == Output {
+        F.Failure == Failure, F.Output == Output
+    {
         Publishers.Merge6(self, b, c, d, e, f)
     }
 }
@@ -36,12 +37,14 @@ extension Publishers {
     /// every upstream has finished and fails with the first failure, cancelling the other upstreams.
     /// `request(.none)` is ignored, as in Combine.
     public struct Merge6<A, B, C, D, E, F>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
+    where
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
         A.Failure == B.Failure, A.Output == B.Output,
         B.Failure == C.Failure, B.Output == C.Output,
         C.Failure == D.Failure, C.Output == D.Output,
         D.Failure == E.Failure, D.Output == E.Output,
-        E.Failure == F.Failure, E.Output == F.Output {
+        E.Failure == F.Failure, E.Output == F.Output
+    {
         /// The kind of values published by this publisher.
         public typealias Output = A.Output
 

@@ -23,7 +23,8 @@ extension Publisher {
         D.Failure == Failure, D.Output == Output,
         E.Failure == Failure, E.Output == Output,
         F.Failure == Failure, F.Output == Output,
-        G.Failure == Failure, G.Output == Output {
+        G.Failure == Failure, G.Output == Output
+    {
         Publishers.Merge7(self, b, c, d, e, f, g)
     }
 }
@@ -38,14 +39,16 @@ extension Publishers {
     /// every upstream has finished and fails with the first failure, cancelling the other upstreams.
     /// `request(.none)` is ignored, as in Combine.
     public struct Merge7<A, B, C, D, E, F, G>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher,
+    where
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher,
         E: Publisher, F: Publisher, G: Publisher,
         A.Failure == B.Failure, A.Output == B.Output,
         B.Failure == C.Failure, B.Output == C.Output,
         C.Failure == D.Failure, C.Output == D.Output,
         D.Failure == E.Failure, D.Output == E.Output,
         E.Failure == F.Failure, E.Output == F.Output,
-        F.Failure == G.Failure, F.Output == G.Output {
+        F.Failure == G.Failure, F.Output == G.Output
+    {
         /// The kind of values published by this publisher.
         public typealias Output = A.Output
 

@@ -25,7 +25,8 @@ extension Publisher {
         E.Failure == Failure, E.Output == Output,
         F.Failure == Failure, F.Output == Output,
         G.Failure == Failure, G.Output == Output,
-        H.Failure == Failure, H.Output == Output {
+        H.Failure == Failure, H.Output == Output
+    {
         Publishers.Merge8(self, b, c, d, e, f, g, h)
     }
 }
@@ -40,7 +41,8 @@ extension Publishers {
     /// every upstream has finished and fails with the first failure, cancelling the other upstreams.
     /// `request(.none)` is ignored, as in Combine.
     public struct Merge8<A, B, C, D, E, F, G, H>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher,
+    where
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher,
         E: Publisher, F: Publisher, G: Publisher, H: Publisher,
         A.Failure == B.Failure, A.Output == B.Output,
         B.Failure == C.Failure, B.Output == C.Output,
@@ -48,7 +50,8 @@ extension Publishers {
         D.Failure == E.Failure, D.Output == E.Output,
         E.Failure == F.Failure, E.Output == F.Output,
         F.Failure == G.Failure, F.Output == G.Output,
-        G.Failure == H.Failure, G.Output == H.Output {
+        G.Failure == H.Failure, G.Output == H.Output
+    {
         /// The kind of values published by this publisher.
         public typealias Output = A.Output
 

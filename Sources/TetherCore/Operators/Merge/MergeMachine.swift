@@ -110,7 +110,9 @@ internal struct MergeMachine {
     internal mutating func complete(
         _ index: Int, _ completion: Subscribers.Completion<any Error>
     ) -> (cancel: [any Subscription], step: Step) {
-        guard case .running = phase, children[index].status.accepts(value: false, in: "Merge") else { return ([], .idle) }
+        guard case .running = phase, children[index].status.accepts(value: false, in: "Merge") else {
+            return ([], .idle)
+        }
         _ = children[index].end()
         if case .failure = completion {
             // A failure overtakes whatever is queued, and ends every other upstream.

@@ -82,10 +82,11 @@ extension Publishers.Sequence {
         _ initialResult: T, _ nextPartialResult: (T, Elements.Element) -> T
     ) -> Publishers.Sequence<[T], Failure> {
         var running = initialResult
-        return .init(sequence: sequence.map { element in
-            running = nextPartialResult(running, element)
-            return running
-        })
+        return .init(
+            sequence: sequence.map { element in
+                running = nextPartialResult(running, element)
+                return running
+            })
     }
 
     /// Changes the failure type the publisher declares; a sequence publisher never fails.

@@ -50,15 +50,16 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let nextPartialResult = self.nextPartialResult
-            upstream.receive(subscriber:
-                Reducer<Upstream.Output, Upstream.Failure, S>(
-                    name: "TryReduce", downstream: subscriber, initial: initial, failure: { $0 }
-                ) { (result, input) throws(any Error) in
-                    if let current = result {
-                        result = try nextPartialResult(current, input)
-                    }
-                    return .more
-                })
+            upstream.receive(
+                subscriber:
+                    Reducer<Upstream.Output, Upstream.Failure, S>(
+                        name: "TryReduce", downstream: subscriber, initial: initial, failure: { $0 }
+                    ) { (result, input) throws(any Error) in
+                        if let current = result {
+                            result = try nextPartialResult(current, input)
+                        }
+                        return .more
+                    })
         }
     }
 }

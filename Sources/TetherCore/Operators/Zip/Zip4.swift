@@ -52,8 +52,10 @@ extension Publishers {
     /// cancelling the others, and fails with the first failure, cancelling the others.
     /// `request(.none)` traps, as in Combine.
     public struct Zip4<A, B, C, D>: Publisher
-    where A: Publisher, B: Publisher, C: Publisher, D: Publisher,
-        A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure {
+    where
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher,
+        A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure
+    {
         /// The kind of values published by this publisher: one value of each upstream.
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
 

@@ -131,9 +131,11 @@ internal final class AsyncMapStorage<Input: Sendable, Output: Sendable, Upstream
     /// Delivers whatever is deliverable, unless another thread is already doing so.
     @usableFromInline
     internal func deliver() {
-        guard var (step, downstream) = guarded.withLock({ guarded in
-            guarded.machine.startDelivery().map { ($0, guarded.downstream) }
-        }) else { return }
+        guard
+            var (step, downstream) = guarded.withLock({ guarded in
+                guarded.machine.startDelivery().map { ($0, guarded.downstream) }
+            })
+        else { return }
         while true {
             switch step {
             case .idle:

@@ -82,12 +82,16 @@ final class CombineLatestTests: TetherTestCase {
     }
 
     func testTransformVersionsAreMapsOverCombineLatest() {
-        let two: Publishers.Map<Publishers.CombineLatest<Publishers.Sequence<[Int], Never>, Publishers.Sequence<[Int], Never>>, Int> =
-            [1].publisher.combineLatest([10, 20].publisher) { $0 + $1 }
+        let two:
+            Publishers.Map<
+                Publishers.CombineLatest<Publishers.Sequence<[Int], Never>, Publishers.Sequence<[Int], Never>>, Int
+            > =
+                [1].publisher.combineLatest([10, 20].publisher) { $0 + $1 }
         XCTAssertEqual(values(two), [11, 21])
         XCTAssertEqual(values([1].publisher.combineLatest([2].publisher, [3].publisher) { $0 + $1 + $2 }), [6])
         XCTAssertEqual(
-            values([1].publisher.combineLatest([2].publisher, [3].publisher, [4].publisher) { $0 * $1 * $2 * $3 }), [24])
+            values([1].publisher.combineLatest([2].publisher, [3].publisher, [4].publisher) { $0 * $1 * $2 * $3 }), [24]
+        )
         XCTAssertEqual(
             Publishers.CombineLatest([1].publisher, [2].publisher), [1].publisher.combineLatest([2].publisher))
     }

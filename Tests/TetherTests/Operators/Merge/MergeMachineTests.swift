@@ -30,7 +30,9 @@ final class MergeMachineTests: TetherTestCase {
         _ = machine.request(.max(2))
         XCTAssertEqual(machine.receive(0, 1), .deliverNow(refill: true))
         XCTAssertEqual(machine.receive(1, 2), .queued, "the drainer is busy")
-        guard case .deliver(let value, let refill) = machine.delivered(.none) else { return XCTFail("expected a delivery") }
+        guard case .deliver(let value, let refill) = machine.delivered(.none) else {
+            return XCTFail("expected a delivery")
+        }
         XCTAssertEqual(value as? Int, 2)
         XCTAssertNotNil(refill)
         XCTAssertIdle(machine.delivered(.none))
@@ -117,8 +119,9 @@ final class MergeMachineTests: TetherTestCase {
         XCTAssertEqual(machine.receive(1, 2), .queued)
         let (cancel, step) = machine.complete(2, .failure(TestError()))
         XCTAssertIdle(step)
-        XCTAssertEqual(cancel.map { ObjectIdentifier($0 as AnyObject) },
-                       [ObjectIdentifier(subscriptions[0]), ObjectIdentifier(subscriptions[1])])
+        XCTAssertEqual(
+            cancel.map { ObjectIdentifier($0 as AnyObject) },
+            [ObjectIdentifier(subscriptions[0]), ObjectIdentifier(subscriptions[1])])
         guard case .complete(.failure) = machine.delivered(.none) else { return XCTFail("the queued value is dropped") }
     }
 

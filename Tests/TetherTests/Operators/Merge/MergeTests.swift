@@ -113,8 +113,12 @@ final class MergeTests: TetherTestCase {
         let a = Upstream(), b = Upstream()
         var subscription: (any Subscription)?
         let sink = AnySubscriber<Int, TestError>(
-            receiveSubscription: { subscription = $0; $0.request(.max(1)) },
-            receiveValue: { _ in subscription?.cancel(); return .max(5) },
+            receiveSubscription: {
+                subscription = $0; $0.request(.max(1))
+            },
+            receiveValue: { _ in
+                subscription?.cancel(); return .max(5)
+            },
             receiveCompletion: { _ in XCTFail("no completion after cancel") })
         a.merge(with: b).subscribe(sink)
         a.send(1)
@@ -179,8 +183,12 @@ final class MergeTests: TetherTestCase {
             collect(just(1).merge(with: just(2), just(3), just(4), just(5), just(6), just(7))),
             collect(just(1).merge(with: just(2), just(3), just(4), just(5), just(6), just(7), just(8))),
         ]
-        XCTAssertEqual(counts, [[1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6],
-                                [1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5, 6, 7, 8]])
+        XCTAssertEqual(
+            counts,
+            [
+                [1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6],
+                [1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5, 6, 7, 8],
+            ])
     }
 
     func testMergeManyMergesASequenceAndGrowsWithMergeWith() {
@@ -189,7 +197,8 @@ final class MergeTests: TetherTestCase {
         XCTAssertEqual(collect(many), [1, 2, 3, 4, 5])
         let same: Publishers.MergeMany = [6].publisher.merge(with: [7].publisher)
         XCTAssertEqual(collect(same), [6, 7])
-        XCTAssertEqual(Publishers.MergeMany([1].publisher, [2].publisher), Publishers.MergeMany([[1].publisher, [2].publisher]))
+        XCTAssertEqual(
+            Publishers.MergeMany([1].publisher, [2].publisher), Publishers.MergeMany([[1].publisher, [2].publisher]))
 
         let empty = RecordingSubscriber<Int, Never>()
         Publishers.MergeMany<Publishers.Sequence<[Int], Never>>([]).subscribe(empty)

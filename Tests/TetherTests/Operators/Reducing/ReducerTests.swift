@@ -206,11 +206,31 @@ final class ReducerTests: TetherTestCase {
             publisher.releaseSubscribers()
         }
         let failNegative: (Int) throws -> Void = { if $0 < 0 { throw TestError(id: $0) } }
-        check("TryReduce") { $0.tryReduce(0) { try failNegative($1); return $0 + $1 } }
-        check("TryComparison") { $0.tryMax { try failNegative($1); return $0 < $1 } }
-        check("TryComparison") { $0.tryMin { try failNegative($1); return $0 < $1 } }
-        check("TryAllSatisfy") { $0.tryAllSatisfy { try failNegative($0); return true } }
-        check("TryContainsWhere") { $0.tryContains { try failNegative($0); return false } }
+        check("TryReduce") {
+            $0.tryReduce(0) {
+                try failNegative($1); return $0 + $1
+            }
+        }
+        check("TryComparison") {
+            $0.tryMax {
+                try failNegative($1); return $0 < $1
+            }
+        }
+        check("TryComparison") {
+            $0.tryMin {
+                try failNegative($1); return $0 < $1
+            }
+        }
+        check("TryAllSatisfy") {
+            $0.tryAllSatisfy {
+                try failNegative($0); return true
+            }
+        }
+        check("TryContainsWhere") {
+            $0.tryContains {
+                try failNegative($0); return false
+            }
+        }
     }
 
     func testTryOperatorsRepublishUpstreamFailuresAsAnyError() {
@@ -247,7 +267,9 @@ final class ReducerTests: TetherTestCase {
             weakToken = token
             let recorder = RecordingSubscriber<Int, Never>()
             weakRecorder = recorder
-            publisher.reduce(0) { [token] in _ = token; return $0 + $1 }.subscribe(recorder)
+            publisher.reduce(0) { [token] in
+                _ = token; return $0 + $1
+            }.subscribe(recorder)
             publisher.send(1)
             recorder.cancel()
         }
@@ -267,7 +289,9 @@ final class ReducerTests: TetherTestCase {
             weakToken = token
             let recorder = RecordingSubscriber<Bool, Never>()
             weakRecorder = recorder
-            publisher.contains { [token] _ in _ = token; return true }.subscribe(recorder)
+            publisher.contains { [token] _ in
+                _ = token; return true
+            }.subscribe(recorder)
             publisher.send(1)
         }
         XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
@@ -294,7 +318,9 @@ final class ReducerTests: TetherTestCase {
 
     func testReducersDescribeThemselvesAsCombineDoes() {
         let publisher = RecordingPublisher<Int, Never>()
-        func description<P: Publisher>(_ publisher: P, children: [String] = ["downstream", "result", "initial", "status"])
+        func description<P: Publisher>(
+            _ publisher: P, children: [String] = ["downstream", "result", "initial", "status"]
+        )
             -> String
         {
             let recorder = RecordingSubscriber<P.Output, P.Failure>(demand: .none)

@@ -44,8 +44,9 @@ final class ZipMachineTests: TetherTestCase {
         XCTAssertIdle(machine.complete(0, .finished).step)
         let outcome = machine.receive(2, 1)
         guard case .deliver = outcome.step else { return XCTFail("expected the last tuple") }
-        XCTAssertEqual(outcome.cancel?.map { ObjectIdentifier($0 as AnyObject) },
-                       [ObjectIdentifier(subscriptions[1]), ObjectIdentifier(subscriptions[2])])
+        XCTAssertEqual(
+            outcome.cancel?.map { ObjectIdentifier($0 as AnyObject) },
+            [ObjectIdentifier(subscriptions[1]), ObjectIdentifier(subscriptions[2])])
         guard case .complete(.finished) = machine.delivered(.max(1)).step else { return XCTFail("expected the end") }
     }
 
@@ -92,7 +93,8 @@ final class ZipMachineTests: TetherTestCase {
         guard case .deliver = machine.receive(1, 1).step else { return XCTFail("expected a tuple") }
         XCTAssertFalse(machine.settle(.max(1)), "demand to forward")
         let outcome = machine.delivered(.max(1))
-        XCTAssertEqual(outcome.request?.map { ObjectIdentifier($0 as AnyObject) }, subscriptions.map { ObjectIdentifier($0) })
+        XCTAssertEqual(
+            outcome.request?.map { ObjectIdentifier($0 as AnyObject) }, subscriptions.map { ObjectIdentifier($0) })
         XCTAssertIdle(outcome.step)
         _ = machine.receive(0, 2)
         guard case .deliver = machine.receive(1, 2).step else { return XCTFail("expected a tuple") }

@@ -39,7 +39,8 @@ final class ZipTests: TetherTestCase {
 
     func testDemandReturnedFromReceiveIsForwardedToEveryUpstream() {
         let a = Upstream(), b = Upstream(), c = Upstream()
-        let recorder = RecordingSubscriber<(Int, Int, Int), TestError>(demand: .max(1), demandPerValue: { _ in .max(1) })
+        let recorder = RecordingSubscriber<(Int, Int, Int), TestError>(
+            demand: .max(1), demandPerValue: { _ in .max(1) })
         a.zip(b, c).subscribe(recorder)
         a.send(1)
         b.send(2)
@@ -61,7 +62,8 @@ final class ZipTests: TetherTestCase {
         b.send(10)
         XCTAssertEqual(recorder.history, [".subscription", ".value((1, 10))"])
         b.send(20)
-        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 10))", ".value((2, 20))", ".completion(.finished)"])
+        XCTAssertEqual(
+            recorder.history, [".subscription", ".value((1, 10))", ".value((2, 20))", ".completion(.finished)"])
         XCTAssertEqual(a.subscription?.events, [.requested(.unlimited)])
         XCTAssertEqual(b.subscription?.events, [.requested(.unlimited), .cancelled])
     }
@@ -93,11 +95,13 @@ final class ZipTests: TetherTestCase {
     }
 
     func testTransformVersionsAreMapsOverZip() {
-        let two: Publishers.Map<Publishers.Zip<Publishers.Sequence<[Int], Never>, Publishers.Sequence<[Int], Never>>, Int> =
-            [1, 2, 3].publisher.zip([10, 20].publisher) { $0 + $1 }
+        let two:
+            Publishers.Map<Publishers.Zip<Publishers.Sequence<[Int], Never>, Publishers.Sequence<[Int], Never>>, Int> =
+                [1, 2, 3].publisher.zip([10, 20].publisher) { $0 + $1 }
         XCTAssertEqual(values(two), [11, 22])
         XCTAssertEqual(values([1, 2].publisher.zip([2, 3].publisher, [3, 4].publisher) { $0 + $1 + $2 }), [6, 9])
-        XCTAssertEqual(values([1].publisher.zip([2].publisher, [3].publisher, [4].publisher) { $0 * $1 * $2 * $3 }), [24])
+        XCTAssertEqual(
+            values([1].publisher.zip([2].publisher, [3].publisher, [4].publisher) { $0 * $1 * $2 * $3 }), [24])
         XCTAssertEqual(Publishers.Zip([1].publisher, [2].publisher), [1].publisher.zip([2].publisher))
         XCTAssertEqual(Publishers.Zip4([1].publisher, [2].publisher, [3].publisher, [4].publisher).d, [4].publisher)
     }

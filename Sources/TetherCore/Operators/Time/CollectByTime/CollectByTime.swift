@@ -49,7 +49,9 @@ extension Publishers {
         ///   - strategy: The strategy with which to collect and publish elements.
         ///   - options: `Scheduler` options to use for the strategy.
         @inlinable
-        public init(upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.strategy = strategy
             self.options = options
@@ -62,12 +64,17 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             switch strategy {
             case .byTime(let scheduler, let stride):
-                upstream.receive(subscriber:
-                    Inner(downstream: subscriber, scheduler: scheduler, stride: stride, count: nil, options: options))
+                upstream.receive(
+                    subscriber:
+                        Inner(
+                            downstream: subscriber, scheduler: scheduler, stride: stride, count: nil, options: options))
             case .byTimeOrCount(let scheduler, let stride, let count):
                 precondition(count > 0, "collect(.byTimeOrCount) needs a positive count, not \(count)")
-                upstream.receive(subscriber:
-                    Inner(downstream: subscriber, scheduler: scheduler, stride: stride, count: count, options: options))
+                upstream.receive(
+                    subscriber:
+                        Inner(
+                            downstream: subscriber, scheduler: scheduler, stride: stride, count: count, options: options
+                        ))
             }
         }
     }
