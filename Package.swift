@@ -40,7 +40,10 @@ let package = Package(
             ]),
         // Test support: recording subscribers and publishers, conformance kit, leak checks.
         .target(name: "TetherTesting", dependencies: ["Tether", "TetherExtras"]),
-        .testTarget(name: "TetherTests", dependencies: ["Tether", "TetherExtras", "TetherTesting"]),
+        // Helpers only Tether's own tests use (a loopback HTTP server): not a product.
+        .target(name: "TetherTestSupport", path: "Tests/TetherTestSupport"),
+        .testTarget(
+            name: "TetherTests", dependencies: ["Tether", "TetherExtras", "TetherTesting", "TetherTestSupport"]),
         // Publishers written as users write them, behind every operator family; CI also runs
         // this target optimised (see Docs/StackPromotionReproducer.md).
         .testTarget(name: "TetherUserCodeTests", dependencies: ["Tether"]),
@@ -50,7 +53,8 @@ let package = Package(
         .testTarget(name: "TetherSurfaceTests", dependencies: ["Tether"]),
         // The seed articles' samples, compiled as written: they predate strict concurrency.
         .testTarget(
-            name: "TetherSeedTests", dependencies: ["Tether", "TetherExtras", "TetherTesting"],
+            name: "TetherSeedTests",
+            dependencies: ["Tether", "TetherExtras", "TetherTesting", "TetherTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -5,6 +5,7 @@
 import Foundation
 import Tether
 import TetherExtras
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

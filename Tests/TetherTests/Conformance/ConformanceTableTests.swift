@@ -18,23 +18,6 @@ struct ConformanceRow {
 
     var name: String { variant.isEmpty ? type : "\(type) (\(variant))" }
 
-    /// This row's publisher holds its subscriber for as long as the subscription lives, after
-    /// a cancel and after the completion, as Combine's `catch` and `tryCatch` do (OpenCombine's
-    /// suite records them delivering a value after both), and `replaceEmpty`, `replaceError`,
-    /// `buffer`, `zip`, `switchToLatest`, `drop(untilOutputFrom:)` and
-    /// `prefix(untilOutputFrom:)` (their lifecycle tests): §3.13's release checks do not apply.
-    func holdingTheSubscriber() -> ConformanceRow {
-        let verify = self.verify
-        return ConformanceRow(
-            type: type, variant: variant,
-            verify: {
-                verify().filter {
-                    $0.check != "cancel releases the subscriber" && $0.check != "completion releases the subscriber"
-                }
-            },
-            verifyTrap: verifyTrap, madeType: madeType)
-    }
-
     /// A row for a cold publisher, producing `elements` elements then finishing.
     static func cold<P: Publisher>(
         _ type: String, _ variant: String = "", elements: Int, options: PublisherConformance.Options,
@@ -190,7 +173,7 @@ final class ConformanceTableTests: TetherTestCase {
     static var rows: [ConformanceRow] {
         rows1 + rows2 + rows3 + rows4 + rows5 + rows6 + rows7 + rows8 + rows9 + timeRows + lifetimeRows
             + concurrencyRows + foundationRows
-            + beyondRows + terminationRows + composedRows + beyond3Rows
+            + extrasSharingRows + terminationRows + composedRows + extrasOperatorRows
     }
 
     // Split into groups so that each array literal type-checks quickly.
@@ -378,12 +361,12 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.TryDropWhile", elements: 5, options: .tether(keepsSubscriber: true)) {
                 (0..<8).publisher.tryDrop { $0 < 3 }
             },
-            .cold("Publishers.PrefixUntilOutput", elements: 5, options: .tether()) {
+            .cold("Publishers.PrefixUntilOutput", elements: 5, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.prefix(untilOutputFrom: Empty<Int, Never>(completeImmediately: false))
-            }.holdingTheSubscriber(),
+            },
             .cold("Publishers.DropUntilOutput", elements: 5, options: .tetherIgnoringZeroDemand) {
                 (0..<5).publisher.drop(untilOutputFrom: Just(0))
-            }.holdingTheSubscriber(),
+            },
             .cold("Publishers.Concatenate", elements: 5, options: .tether()) { (0..<3).publisher.append(3, 4) },
             .driven("Publishers.Concatenate", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.prepend(Empty()) }
@@ -440,20 +423,21 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.CombineLatest4", "subject", elements: 5, options: .tether()) {
                 wrapped(passthroughUnderTest()) { $0.combineLatest(justZero(), justZero(), justZero()) }
             },
-            .cold("Publishers.Zip", elements: 5, options: .tether()) { (0..<5).publisher.zip((10..<20).publisher) }
-                .holdingTheSubscriber(),
-            .cold("Publishers.Zip3", elements: 5, options: .tether()) {
+            .cold("Publishers.Zip", elements: 5, options: .tether(keepsSubscriber: true)) {
+                (0..<5).publisher.zip((10..<20).publisher)
+            },
+            .cold("Publishers.Zip3", elements: 5, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.zip((0..<5).publisher, (0..<9).publisher)
-            }.holdingTheSubscriber(),
-            .cold("Publishers.Zip4", elements: 5, options: .tether()) {
+            },
+            .cold("Publishers.Zip4", elements: 5, options: .tether(keepsSubscriber: true)) {
                 (0..<6).publisher.zip((0..<5).publisher, (0..<7).publisher, (0..<8).publisher)
-            }.holdingTheSubscriber(),
+            },
         ]
     }
 
     private static var rows7: [ConformanceRow] {
         [
-            // Flattening and error handling (ops-flatten): FlatMap, SwitchToLatest, Catch,
+            // Flattening and error handling: FlatMap, SwitchToLatest, Catch,
             // TryCatch, Retry, AssertNoFailure, SetFailureType.
             .cold("Publishers.FlatMap", elements: 6, options: .tether()) {
                 (0..<3).publisher.flatMap(maxPublishers: .max(1)) { [$0 * 2, $0 * 2 + 1].publisher }
@@ -466,18 +450,18 @@ final class ConformanceTableTests: TetherTestCase {
             },
             // One inner: with several from a synchronous upstream, how many values survive the
             // switch depends on when the first request arrives, as in Combine.
-            .cold("Publishers.SwitchToLatest", elements: 5, options: .tether()) {
+            .cold("Publishers.SwitchToLatest", elements: 5, options: .tether(keepsSubscriber: true)) {
                 Just((0..<5).publisher).switchToLatest()
-            }.holdingTheSubscriber(),
-            .cold("Publishers.Catch", elements: 5, options: .tether()) {
+            },
+            .cold("Publishers.Catch", elements: 5, options: .tether(keepsSubscriber: true)) {
                 Record<Int, TestError>(output: [0, 1], completion: .failure(TestError())).catch { _ in (2..<5).publisher
                 }
-            }.holdingTheSubscriber(),
-            .cold("Publishers.TryCatch", elements: 5, options: .tether()) {
+            },
+            .cold("Publishers.TryCatch", elements: 5, options: .tether(keepsSubscriber: true)) {
                 Record<Int, TestError>(output: [0, 1], completion: .failure(TestError())).tryCatch { _ in
                     (2..<5).publisher
                 }
-            }.holdingTheSubscriber(),
+            },
             .cold("Publishers.Retry", elements: 5, options: .tether()) {
                 let attempts = AtomicCounter()
                 return Deferred {
@@ -515,13 +499,13 @@ final class ConformanceTableTests: TetherTestCase {
             },
             .cold("Publishers.Buffer", "keepFull", elements: 5, options: .tetherIgnoringZeroDemand) {
                 (0..<5).publisher.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest)
-            }.holdingTheSubscriber(),
+            },
             .cold("Publishers.Buffer", "byRequest", elements: 5, options: .tetherIgnoringZeroDemand) {
                 (0..<5).publisher.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest)
-            }.holdingTheSubscriber(),
+            },
             .driven("Publishers.Buffer", "subject", elements: 5, options: .tetherIgnoringZeroDemand) {
                 wrapped(passthroughUnderTest()) { $0.buffer(size: 10, prefetch: .byRequest, whenFull: .dropOldest) }
-            }.holdingTheSubscriber(),
+            },
             .cold("Publishers.Print", elements: 5, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.print("row", to: DiscardingStream())
             },
@@ -539,7 +523,7 @@ final class ConformanceTableTests: TetherTestCase {
 
     private static var rows9: [ConformanceRow] {
         [
-            // ops-reduce: scan, errors, duplicates, replacement, collecting and reducing operators.
+            // Scan, errors, duplicates, replacement, collecting and reducing operators.
             .cold("Publishers.Scan", elements: 5, options: .tether()) {
                 (0..<5).publisher.eraseToAnyPublisher().scan(0, +)
             },
@@ -563,18 +547,18 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.CollectByCount", elements: 3, options: .tether(keepsSubscriber: true)) {
                 (0..<8).publisher.collect(3)
             },
-            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether()) {
+            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.replaceEmpty(with: 9)
-            }.holdingTheSubscriber(),
-            .cold("Publishers.ReplaceEmpty", "empty", elements: 1, options: .tether()) {
+            },
+            .cold("Publishers.ReplaceEmpty", "empty", elements: 1, options: .tether(keepsSubscriber: true)) {
                 Empty<Int, Never>().replaceEmpty(with: 9)
-            }.holdingTheSubscriber(),
-            .driven("Publishers.ReplaceError", elements: 5, options: .tether(multicast: true)) {
+            },
+            .driven("Publishers.ReplaceError", elements: 5, options: .tether(multicast: true, keepsSubscriber: true)) {
                 let subject = PassthroughSubject<Int, TestError>()
                 return .hot(
                     subject.replaceError(with: -1), send: { subject.send($0) },
                     finish: { subject.send(completion: .finished) })
-            }.holdingTheSubscriber(),
+            },
             .driven("Publishers.IgnoreOutput", elements: 0, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.ignoreOutput() }
             },
@@ -673,10 +657,12 @@ final class ConformanceTableTests: TetherTestCase {
                 }
             },
             .cold("Lifetime.EndedPublisher", elements: 1, options: .tether()) { Lifetime.ended.endedPublisher },
-            .driven("Publishers.PrefixUntilOutput", "during a lifetime", elements: 5, options: .tether(multicast: true))
-            {
+            .driven(
+                "Publishers.PrefixUntilOutput", "during a lifetime", elements: 5,
+                options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 wrapped(passthroughUnderTest()) { $0.prefix(during: Lifetime(conformanceRowsToken)) }
-            }.holdingTheSubscriber(),
+            },
         ]
     }
 
@@ -739,9 +725,8 @@ final class ConformanceTableTests: TetherTestCase {
         ]
     }
 
-    // beyond: operators and subjects beyond Combine's catalogue (replay, relays, withLatestFrom,
-    // materialize).
-    private static var beyondRows: [ConformanceRow] {
+    // Subjects and operators of TetherExtras (replay, relays, withLatestFrom, materialize).
+    private static var extrasSharingRows: [ConformanceRow] {
         [
             .driven("ReplaySubject", elements: 5, options: .tether(multicast: true), make: replayUnderTest),
             .driven("Publishers.Autoconnect", "share(replay:)", elements: 5, options: .multicastIgnoringZeroDemand) {
@@ -811,17 +796,17 @@ final class ConformanceTableTests: TetherTestCase {
         ]
     }
 
-    // beyond (composed): operators beyond Combine's catalogue built from Combine's own operators,
+    // Composed operators of TetherExtras: operators built from Combine's own operators,
     // so each row names the existing type the composition returns.
     private static var composedRows: [ConformanceRow] {
         [
             // One inner: with several from a synchronous upstream, how many values survive the
             // switch depends on when the first request arrives (see the SwitchToLatest row).
             .cold(
-                "Publishers.SwitchToLatest", "flatMapLatest", elements: 5, options: .tether(),
+                "Publishers.SwitchToLatest", "flatMapLatest", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { Just(5).setFailureType(to: TestError.self).flatMapLatest { recorded($0) } },
                 failing: { Just(2).setFailureType(to: TestError.self).flatMapLatest { recorded($0, thenFails: true) } }
-            ).holdingTheSubscriber(),
+            ),
             .cold(
                 "Publishers.FlatMap", "concatMap", elements: 5, options: .tether(),
                 make: { recorded(5).concatMap { Just($0).setFailureType(to: TestError.self) } },
@@ -844,20 +829,25 @@ final class ConformanceTableTests: TetherTestCase {
                 failing: { recorded(2, thenFails: true).map { $0.isMultiple(of: 2) }.toggle() }),
             // mapToResult: five successes from the first, two successes and the failure value
             // from the second.
-            .cold("Publishers.Catch", "mapToResult", elements: 5, options: .tether()) { recorded(5).mapToResult() }
-                .holdingTheSubscriber(),
-            .cold("Publishers.Catch", "mapToResult of a failure", elements: 3, options: .tether()) {
+            .cold("Publishers.Catch", "mapToResult", elements: 5, options: .tether(keepsSubscriber: true)) {
+                recorded(5).mapToResult()
+            },
+            .cold("Publishers.Catch", "mapToResult of a failure", elements: 3, options: .tether(keepsSubscriber: true))
+            {
                 recorded(2, thenFails: true).mapToResult()
-            }.holdingTheSubscriber(),
-            .cold("Publishers.Catch", "ignoreFailure", elements: 2, options: .tether()) {
+            },
+            .cold("Publishers.Catch", "ignoreFailure", elements: 2, options: .tether(keepsSubscriber: true)) {
                 recorded(2, thenFails: true).ignoreFailure()
-            }.holdingTheSubscriber(),
-            .driven("Publishers.Catch", "ignoreFailure subject", elements: 5, options: .tether(multicast: true)) {
+            },
+            .driven(
+                "Publishers.Catch", "ignoreFailure subject", elements: 5,
+                options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 let subject = PassthroughSubject<Int, TestError>()
                 return .hot(
                     subject.ignoreFailure(), send: { subject.send($0) }, finish: { subject.send(completion: .finished) }
                 )
-            }.holdingTheSubscriber(),
+            },
         ]
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Tether
+import TetherTestSupport
 import TetherTesting
 
 #if canImport(FoundationNetworking)

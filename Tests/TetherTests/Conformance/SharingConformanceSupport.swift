@@ -26,10 +26,13 @@ struct DiscardingStream: TextOutputStream {
 }
 
 extension PublisherConformance.Options {
-    /// Tether's synchronous publishers whose `request(.none)` is ignored, as Combine's
-    /// `Buffer` does.
+    /// Tether's synchronous publishers whose `request(.none)` is ignored and which hold their
+    /// subscriber for the subscription's whole life, as Combine's `buffer` and
+    /// `drop(untilOutputFrom:)` do (their lifecycle tests in OpenCombine's suite).
     static var tetherIgnoringZeroDemand: Self {
-        Self(zeroDemand: .ignored, concurrentSignals: true, cancellation: .immediate)
+        Self(
+            zeroDemand: .ignored, concurrentSignals: true, cancellation: .immediate,
+            subscriberRelease: .withTheSubscription)
     }
 
     /// Tether's options for `multicast` and `share`, whose subscriptions ignore

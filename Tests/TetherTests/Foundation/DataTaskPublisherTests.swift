@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tether
+import TetherTestSupport
 import TetherTesting
 import XCTest
 

@@ -3,9 +3,9 @@ import Tether
 import TetherTesting
 
 extension ConformanceTableTests {
-    // beyond3: flatMapFirst, amb, collection combineLatest/zip, delayed retry, switchIfEmpty,
-    // take(until:), the Observation bridge.
-    static var beyond3Rows: [ConformanceRow] {
+    // Operators of TetherExtras: flatMapFirst, amb, collection combineLatest/zip, delayed retry,
+    // switchIfEmpty, take(until:), the Observation bridge.
+    static var extrasOperatorRows: [ConformanceRow] {
         [
             .cold(
                 "Publishers.FlatMapFirst", elements: 5, options: .tether(),
@@ -44,10 +44,10 @@ extension ConformanceTableTests {
                 wrapped(passthroughUnderTest()) { [$0].combineLatest() }
             },
             .cold(
-                "Publishers.ZipCollection", elements: 5, options: .tether(),
+                "Publishers.ZipCollection", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { [recorded(5), recorded(7)].zip() },
                 failing: { [recorded(2, thenFails: true), recorded(7)].zip() }
-            ).holdingTheSubscriber(),
+            ),
             .cold("Publishers.ZipCollection", "empty", elements: 0, options: .completesAtOnce) {
                 [Record<Int, TestError>]().zip()
             },
@@ -83,8 +83,8 @@ extension ConformanceTableTests {
             },
             .cold(
                 "Publishers.Map", "withUnretained", elements: 5, options: .tether(keepsSubscriber: true),
-                make: { recorded(5).withUnretained(beyond3RowsOwner) { $1 } },
-                failing: { recorded(2, thenFails: true).withUnretained(beyond3RowsOwner) { $1 } }),
+                make: { recorded(5).withUnretained(extrasOperatorRowsOwner) { $1 } },
+                failing: { recorded(2, thenFails: true).withUnretained(extrasOperatorRowsOwner) { $1 } }),
             // Never completes, like Published.Publisher: the current value, then each set, read
             // again once the scheduler runs (`send` sets, then runs it).
             .driven(
@@ -113,7 +113,7 @@ func observedUnderTest() -> PublisherUnderTest<
 }
 
 /// An object that outlives every row, for the `withUnretained` row.
-let beyond3RowsOwner = ReleaseProbe(id: 0)
+let extrasOperatorRowsOwner = ReleaseProbe(id: 0)
 
 /// A competitor that never signals anything, erased to sit in a collection with others.
 private func silent() -> AnyPublisher<Int, TestError> {

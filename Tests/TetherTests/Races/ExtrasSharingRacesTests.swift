@@ -3,7 +3,7 @@ import TetherExtras
 import TetherTesting
 import XCTest
 
-final class BeyondRacesTests: TetherTestCase {
+final class ExtrasSharingRacesTests: TetherTestCase {
     /// A subscriber attaching while values are sent gets a gapless, duplicate-free run: the
     /// replayed values, then the live ones, ending with the last value sent.
     func testReplaySubscribeRacingSendsGetsAContiguousRun() {

@@ -3,7 +3,7 @@ import Tether
 import TetherTesting
 import XCTest
 
-final class Beyond3RacesTests: TetherTestCase {
+final class ExtrasOperatorRacesTests: TetherTestCase {
     /// An upstream value racing the active inner's finish either is dropped or makes the next
     /// inner, never both and never two inners at once; the stream then finishes once.
     func testFlatMapFirstValueRacingTheInnersFinishMakesAtMostOneInner() {
@@ -61,7 +61,7 @@ final class Beyond3RacesTests: TetherTestCase {
     }
 }
 
-extension Beyond3RacesTests {
+extension ExtrasOperatorRacesTests {
     /// Two competitors sending at once: exactly one wins, and only its values go downstream.
     func testAmbCompetitorsSendingAtOnceHaveExactlyOneWinner() {
         final class Box: @unchecked Sendable {
@@ -88,7 +88,7 @@ extension Beyond3RacesTests {
     }
 }
 
-extension Beyond3RacesTests {
+extension ExtrasOperatorRacesTests {
     /// Two publishers of a zipped collection sending at once: every array pairs the same
     /// positions, in order, and none is lost.
     func testZipCollectionPublishersSendingAtOnceStayPaired() {
@@ -113,7 +113,7 @@ extension Beyond3RacesTests {
     }
 }
 
-extension Beyond3RacesTests {
+extension ExtrasOperatorRacesTests {
     /// A cancel racing the scheduled resubscription: either nothing is resubscribed, or the
     /// resubscription is cancelled; either way nothing reaches the subscriber afterwards and
     /// nothing is left alive.
@@ -143,7 +143,7 @@ extension Beyond3RacesTests {
     }
 }
 
-extension Beyond3RacesTests {
+extension ExtrasOperatorRacesTests {
     /// A cancel racing the switch to the fallback: the fallback is either never subscribed or
     /// cancelled, and nothing reaches the subscriber afterwards.
     func testSwitchIfEmptyCancelRacingTheSwitchLeavesNothingSubscribed() {
@@ -165,7 +165,7 @@ extension Beyond3RacesTests {
     }
 }
 
-extension Beyond3RacesTests {
+extension ExtrasOperatorRacesTests {
     /// A request racing the scheduled re-read: the re-read value is delivered exactly once, by
     /// whichever side finds both it and demand, never overlapping the other.
     func testObservedRequestRacingTheReReadDeliversTheNewValueOnce() {
@@ -189,7 +189,7 @@ extension Beyond3RacesTests {
     }
 }
 
-extension Beyond3RacesTests {
+extension ExtrasOperatorRacesTests {
     /// The inclusive ending value racing a cancel: the subscriber sees a prefix of the values,
     /// at most one completion, and nothing after either.
     func testTakeUntilInclusiveEndRacingCancelEndsOnce() {
@@ -218,7 +218,7 @@ extension Beyond3RacesTests {
     }
 }
 
-extension Beyond3RacesTests {
+extension ExtrasOperatorRacesTests {
     /// A cancel racing the winner's values: the subscriber sees a prefix of them and nothing
     /// after the cancel returns, and everything is released.
     func testAmbCancelRacingTheWinnersValuesStopsDelivery() {

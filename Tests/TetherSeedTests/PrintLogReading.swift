@@ -1,4 +1,4 @@
-// Helpers for seed 002's samples: reading the article's print log from a synchronous test.
+// Helpers for the async/await article's samples: reading the article's print log from a synchronous test.
 import Foundation
 import Tether
 import TetherExtras
