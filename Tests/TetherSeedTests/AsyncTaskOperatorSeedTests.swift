@@ -61,7 +61,7 @@ final class AsyncTaskOperatorSeedTests: XCTestCase {
             .sink { _ in done.fulfill() }
             .store(in: &cancellables)
         wait(for: [done], timeout: 10)
-        let (lines, mostAtOnce) = syncRead(log)
+        let (lines, mostAtOnce) = read(log)
         XCTAssertEqual(lines, ["hello abc", "hello sdg", "hello 353"])
         XCTAssertEqual(mostAtOnce, 1, "maxPublishers: .max(1) runs one transform at a time")
     }
@@ -73,16 +73,5 @@ final class AsyncTaskOperatorSeedTests: XCTestCase {
         subject.send("ignored")
         XCTAssertEqual(cancellables.count, 1)
         cancellables.removeAll()
-    }
-
-    private func syncRead(_ log: PrintLog) -> ([String], Int) {
-        let read = expectation(description: "log read")
-        nonisolated(unsafe) var result: ([String], Int) = ([], 0)
-        Task {
-            result = (await log.lines, await log.mostAtOnce)
-            read.fulfill()
-        }
-        wait(for: [read], timeout: 5)
-        return result
     }
 }
