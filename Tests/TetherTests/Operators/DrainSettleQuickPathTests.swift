@@ -3,7 +3,7 @@ import TetherTesting
 import XCTest
 
 /// The quick `settle(_:)` of the merge, zip and combine-latest machines against the full
-/// `delivered(_:)` it stands for, on random event sequences: where `settle` ends the drainer's
+/// `delivered(_:)` it stands for (and a subject conduit's against its next step), on random event sequences: where `settle` ends the drainer's
 /// turn, `delivered` must end it too, asking for nothing and leaving the same state; where it
 /// declines, it changed nothing.
 final class DrainSettleQuickPathTests: TetherTestCase {
@@ -17,6 +17,44 @@ final class DrainSettleQuickPathTests: TetherTestCase {
 
     func testCombineLatestSettlesOnlyWhereDeliveredWouldEndTheTurn() {
         check(CombineLatestMachine<CombiningSlotArray<LatestSlot<Int>>>.self)
+    }
+
+    /// A subject's conduit settles the turn exactly when, with the returned demand added, its
+    /// next step would be idle: nothing left by reentrant sends, no owed latest value that the
+    /// demand now allows, no completion left.
+    func testSubjectConduitSettlesOnlyWhereItsNextStepIsIdle() {
+        typealias State = SubjectConduitState<RecordingSubscriber<Int, Never>>
+        let parent = PassthroughSubject<Int, Never>()
+        var random = SeededGenerator(seed: 1)
+        var outcomes: [Bool: Int] = [:]
+        for _ in 0..<20_000 {
+            let keepsLatest = random.chance(50)
+            var state = State(
+                downstream: RecordingSubscriber(), parent: parent, latest: keepsLatest ? .some(nil) : nil)
+            state.demand = [.none, .max(1), .max(2), .unlimited].randomElement(using: &random)!
+            for value in 0..<Int.random(in: 0...2, using: &random) { state.left.append(value) }
+            if keepsLatest, random.chance(50) { state.latest = 7 }
+            if random.chance(15) { state.completion = .finished }
+            if random.chance(10) { _ = state.terminate() }
+            let more: Subscribers.Demand = [.none, .none, .max(1), .unlimited].randomElement(using: &random)!
+
+            var quick = state
+            let settled = quick.settle(more)
+            var full = state
+            full.add(more)
+            let before = snapshot(full)
+            let idle = if case .idle = full.next() { true } else { false }
+            XCTAssertEqual(settled, idle, "settle(\(more)) from \(snapshot(state))")
+            XCTAssertEqual(snapshot(quick), before, "settle(\(more)) from \(snapshot(state))")
+            outcomes[settled, default: 0] += 1
+        }
+        XCTAssertGreaterThan(outcomes[true, default: 0], 1_000)
+        XCTAssertGreaterThan(outcomes[false, default: 0], 1_000)
+    }
+
+    private func snapshot<Downstream: Subscriber>(_ state: SubjectConduitState<Downstream>) -> String {
+        "downstream \(state.downstream != nil) demand \(state.demand) left \(Array(state.left)) latest "
+            + "\(String(describing: state.latest)) completion \(String(describing: state.completion))"
     }
 
     private func check<Machine: DrainMachine>(_: Machine.Type, file: StaticString = #filePath, line: UInt = #line) {
