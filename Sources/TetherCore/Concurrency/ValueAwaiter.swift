@@ -162,7 +162,7 @@ package final class ValueAwaiter<Input, Failure: Error>: Subscriber, CustomStrin
 @usableFromInline
 package final class AwaiterHolder<Input, Failure: Error>: Sendable {
     @usableFromInline
-    package struct Slot {
+    package struct Slot: Sendable {
         @usableFromInline package var awaiter: ValueAwaiter<Input, Failure>?
         @usableFromInline package var cancelled = false
 

@@ -9,7 +9,7 @@ import Synchronization
 /// it. Bodies must not call out to subscribers, subscriptions or user code: return an action and
 /// perform it after `withLock` returns.
 @usableFromInline
-package struct Locked<State>: ~Copyable, @unchecked Sendable {
+package struct Locked<State>: ~Copyable {
     @usableFromInline
     package let mutex: Mutex<Unchecked<State>>
 
@@ -57,3 +57,9 @@ package struct Unchecked<Value>: @unchecked Sendable {
     @inlinable
     package init(_ value: Value) { self.value = value }
 }
+
+// A `Mutex` is `Sendable` for any value, because `withLock` transfers the value in and out with
+// `sending`. `Locked` gives that up (see above), so it is `Sendable` only where its state is: a
+// type that shares a lock over non-`Sendable` state says why that is safe where it declares
+// itself `@unchecked Sendable`.
+extension Locked: @unchecked Sendable where State: Sendable {}

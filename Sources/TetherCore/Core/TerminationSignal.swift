@@ -8,8 +8,8 @@
 @usableFromInline
 package struct TerminationSignal: ~Copyable, Sendable {
     @usableFromInline
-    internal enum State {
-        case running([() -> Void])
+    internal enum State: Sendable {
+        case running([@Sendable () -> Void])
         case ended
     }
 
@@ -22,7 +22,7 @@ package struct TerminationSignal: ~Copyable, Sendable {
     /// Marks the end and runs the handlers registered so far; later calls do nothing.
     @inlinable
     package func fire() {
-        let handlers = state.withLock { state -> [() -> Void] in
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
             defer { state = .ended }
             if case .running(let handlers) = state { return handlers }
             return []
@@ -32,7 +32,7 @@ package struct TerminationSignal: ~Copyable, Sendable {
 
     /// Registers `handler` to run at the end.
     /// - Returns: `false`, without keeping the handler, when the end already happened.
-    package func observe(_ handler: @escaping () -> Void) -> Bool {
+    package func observe(_ handler: @escaping @Sendable () -> Void) -> Bool {
         state.withLock { state in
             guard case .running(var handlers) = state else { return false }
             handlers.append(handler)
@@ -46,7 +46,7 @@ package struct TerminationSignal: ~Copyable, Sendable {
 package protocol TerminationReporting: AnyObject {
     /// Registers `handler` to run once the subscriber has completed or been cancelled.
     /// - Returns: `false` when that already happened; the handler is then not kept.
-    func observeTermination(_ handler: @escaping () -> Void) -> Bool
+    func observeTermination(_ handler: @escaping @Sendable () -> Void) -> Bool
 }
 
 extension AnyCancellable {

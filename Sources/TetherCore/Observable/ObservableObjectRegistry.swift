@@ -45,7 +45,9 @@ internal enum ObservableObjectRegistry {
         }
     }
 
-    internal struct Table {
+    /// `@unchecked`: its entries hold objects weakly and their publishers, and it lives only in
+    /// ``table``, touched only under that lock.
+    internal struct Table: @unchecked Sendable {
         var entries: [ObjectIdentifier: Entry] = [:]
         /// The size at which the next insertion sweeps dead entries.
         var sweepThreshold = Table.minimumSweepThreshold

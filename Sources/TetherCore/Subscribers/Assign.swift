@@ -181,7 +181,7 @@ extension Publisher where Failure == Never {
 extension Subscribers.Assign: ChainEnd {}
 
 extension Subscribers.Assign: TerminationReporting {
-    package func observeTermination(_ handler: @escaping () -> Void) -> Bool {
+    package func observeTermination(_ handler: @escaping @Sendable () -> Void) -> Bool {
         termination.observe(handler)
     }
 }

@@ -161,7 +161,7 @@ extension Publisher where Failure == Never {
 extension Subscribers.Sink: ChainEnd {}
 
 extension Subscribers.Sink: TerminationReporting {
-    package func observeTermination(_ handler: @escaping () -> Void) -> Bool {
+    package func observeTermination(_ handler: @escaping @Sendable () -> Void) -> Bool {
         termination.observe(handler)
     }
 }

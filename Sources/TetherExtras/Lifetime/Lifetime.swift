@@ -97,7 +97,10 @@ public final class Lifetime: Sendable {
 /// The shared state of a lifetime: its observers, or the fact that it has ended.
 @usableFromInline
 internal final class LifetimeCore: Sendable {
-    private struct State {
+    /// `@unchecked`: the observers are the user's closures, which run once, on the thread that
+    /// ends the lifetime, as Combine runs an `AnyCancellable`'s closure on the cancelling thread;
+    /// the state itself is touched only under ``state``'s lock.
+    private struct State: @unchecked Sendable {
         var observers: [UInt64: () -> Void] = [:]
         var nextKey: UInt64 = 0
         var ended = false

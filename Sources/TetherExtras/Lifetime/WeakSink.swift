@@ -93,7 +93,7 @@ internal final class WeakSink<Owner: AnyObject, Input, Failure: Error>: Subscrib
         termination.fire()
     }
 
-    internal func observeTermination(_ handler: @escaping () -> Void) -> Bool {
+    internal func observeTermination(_ handler: @escaping @Sendable () -> Void) -> Bool {
         termination.observe(handler)
     }
 
