@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TetherCore
 
 extension RunLoop: Scheduler {
@@ -80,11 +79,14 @@ struct RunLoopAction: @unchecked Sendable {
 
 /// An action that a run loop or queue may hold longer than needed: it lets go of the closure
 /// once run (or discarded), so what the closure captures is released on time.
+///
+/// `@unchecked`: the action is a scheduler's closure, which Combine's `Scheduler` does not
+/// require to be `Sendable`; it is run on the scheduler's thread, and held only under ``action``.
 final class OneShotAction: @unchecked Sendable {
-    private let action: Mutex<Unchecked<(() -> Void)?>>
+    private let action: Locked<(() -> Void)?>
 
     init(_ action: @escaping () -> Void) {
-        self.action = Mutex(Unchecked(action))
+        self.action = Locked(action)
     }
 
     /// Runs the action once and lets go of it.
@@ -94,7 +96,7 @@ final class OneShotAction: @unchecked Sendable {
 
     /// Runs the action and keeps it, for repetitions.
     func runKeeping() {
-        action.withLock { Unchecked($0.value) }.value?()
+        action.withLock { $0 }?()
     }
 
     /// Lets go of the action without running it.
@@ -103,18 +105,6 @@ final class OneShotAction: @unchecked Sendable {
     }
 
     private func take() -> (() -> Void)? {
-        action.withLock { box -> Unchecked<(() -> Void)?> in
-            defer { box.value = nil }
-            return Unchecked(box.value)
-        }.value
-    }
-}
-
-/// A value handed in and out of a mutex.
-struct Unchecked<Value>: @unchecked Sendable {
-    var value: Value
-
-    init(_ value: Value) {
-        self.value = value
+        action.withLock { $0.take() }
     }
 }
