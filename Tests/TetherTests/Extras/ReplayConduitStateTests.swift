@@ -114,29 +114,20 @@ final class ReplayConduitStateTests: TetherTestCase {
 
     /// `settle` ends the turn exactly when, with the returned demand added, the next step is idle.
     func testSettleAgreesWithTheNextStepOnRandomStates() {
-        var random = SeededGenerator(seed: 7)
-        var outcomes: [Bool: Int] = [:]
-        for _ in 0..<20_000 {
-            var state = state(
-                capacity: 2, backlog: Array(0..<Int.random(in: 0...2, using: &random)),
-                completion: random.chance(20) ? .finished : nil)
-            state.demand = [.none, .max(1), .unlimited].randomElement(using: &random)!
-            for value in 0..<Int.random(in: 0...2, using: &random) { state.left.append(10 + value) }
-            if random.chance(10) { _ = state.terminate() }
-            let more: Subscribers.Demand = [.none, .none, .max(1), .unlimited].randomElement(using: &random)!
-
-            var quick = state
-            let settled = quick.settle(more)
-            var full = state
-            full.add(more)
-            let added = describe(full)
-            let idle = if case .idle = full.next() { true } else { false }
-            XCTAssertEqual(settled, idle, "settle(\(more)) from \(describe(state))")
-            XCTAssertEqual(describe(quick), added, "settle(\(more)) from \(describe(state))")
-            outcomes[settled, default: 0] += 1
-        }
-        XCTAssertGreaterThan(outcomes[true, default: 0], 1_000)
-        XCTAssertGreaterThan(outcomes[false, default: 0], 1_000)
+        assertSettleAgreesWithTheNextStep(
+            seed: 7,
+            make: { random in
+                var state = state(
+                    capacity: 2, backlog: Array(0..<Int.random(in: 0...2, using: &random)),
+                    completion: random.chance(20) ? .finished : nil)
+                state.demand = [.none, .max(1), .unlimited].randomElement(using: &random)!
+                for value in 0..<Int.random(in: 0...2, using: &random) { state.left.append(10 + value) }
+                if random.chance(10) { _ = state.terminate() }
+                return state
+            },
+            settle: { $0.settle($1) }, add: { $0.add($1) },
+            nextIsIdle: { if case .idle = $0.next() { true } else { false } },
+            describe: describe)
     }
 
     private func describe(_ state: State) -> String {

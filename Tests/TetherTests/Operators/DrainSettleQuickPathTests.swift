@@ -25,31 +25,22 @@ final class DrainSettleQuickPathTests: TetherTestCase {
     func testSubjectConduitSettlesOnlyWhereItsNextStepIsIdle() {
         typealias State = SubjectConduitState<RecordingSubscriber<Int, Never>>
         let parent = PassthroughSubject<Int, Never>()
-        var random = SeededGenerator(seed: 1)
-        var outcomes: [Bool: Int] = [:]
-        for _ in 0..<20_000 {
-            let keepsLatest = random.chance(50)
-            var state = State(
-                downstream: RecordingSubscriber(), parent: parent, latest: keepsLatest ? .some(nil) : nil)
-            state.demand = [.none, .max(1), .max(2), .unlimited].randomElement(using: &random)!
-            for value in 0..<Int.random(in: 0...2, using: &random) { state.left.append(value) }
-            if keepsLatest, random.chance(50) { state.latest = 7 }
-            if random.chance(15) { state.completion = .finished }
-            if random.chance(10) { _ = state.terminate() }
-            let more: Subscribers.Demand = [.none, .none, .max(1), .unlimited].randomElement(using: &random)!
-
-            var quick = state
-            let settled = quick.settle(more)
-            var full = state
-            full.add(more)
-            let before = snapshot(full)
-            let idle = if case .idle = full.next() { true } else { false }
-            XCTAssertEqual(settled, idle, "settle(\(more)) from \(snapshot(state))")
-            XCTAssertEqual(snapshot(quick), before, "settle(\(more)) from \(snapshot(state))")
-            outcomes[settled, default: 0] += 1
-        }
-        XCTAssertGreaterThan(outcomes[true, default: 0], 1_000)
-        XCTAssertGreaterThan(outcomes[false, default: 0], 1_000)
+        assertSettleAgreesWithTheNextStep(
+            seed: 1,
+            make: { random in
+                let keepsLatest = random.chance(50)
+                var state = State(
+                    downstream: RecordingSubscriber(), parent: parent, latest: keepsLatest ? .some(nil) : nil)
+                state.demand = [.none, .max(1), .max(2), .unlimited].randomElement(using: &random)!
+                for value in 0..<Int.random(in: 0...2, using: &random) { state.left.append(value) }
+                if keepsLatest, random.chance(50) { state.latest = 7 }
+                if random.chance(15) { state.completion = .finished }
+                if random.chance(10) { _ = state.terminate() }
+                return state
+            },
+            settle: { $0.settle($1) }, add: { $0.add($1) },
+            nextIsIdle: { if case .idle = $0.next() { true } else { false } },
+            describe: snapshot)
     }
 
     private func snapshot<Downstream: Subscriber>(_ state: SubjectConduitState<Downstream>) -> String {
