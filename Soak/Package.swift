@@ -15,10 +15,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(path: "..")],
     targets: [
+        // The allocator's own count of live heap bytes, which Swift's Glibc module does not export.
+        .target(name: "HeapInUse"),
         .executableTarget(
             name: "tether-soak",
-            dependencies: [.product(name: "Tether", package: tetherPackage)],
+            dependencies: ["HeapInUse", .product(name: "Tether", package: tetherPackage)],
             path: "Sources/TetherSoak"
-        )
+        ),
     ]
 )
