@@ -69,14 +69,18 @@ where Downstream.Failure == any Error {
     @usableFromInline
     internal let afterEnd: AfterEnd
 
+    @usableFromInline
+    internal let mirror: RelayMirror
+
     @inlinable
     internal init(
         name: StaticString, downstream: Downstream, beforeSubscription: BeforeSubscription,
-        afterEnd: AfterEnd = .ignore, step: @escaping Step
+        afterEnd: AfterEnd = .ignore, mirror: RelayMirror = .empty, step: @escaping Step
     ) {
         self.name = name
         self.beforeSubscription = beforeSubscription
         self.afterEnd = afterEnd
+        self.mirror = mirror
         self.downstream = downstream
         owned = Owned(step: step)
         Ledger.enter(self)
@@ -241,9 +245,25 @@ where Downstream.Failure == any Error {
     @usableFromInline
     internal var description: String { "\(name)" }
 
-    /// No children: the downstream belongs to the serial path and cannot be read from here.
     @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+    internal var customMirror: Mirror {
+        switch mirror {
+        case .empty:
+            return Mirror(self, children: [:])
+        case .downstream:
+            return Mirror(self, children: ["downstream": downstream])
+        case .coder:
+            let link = link.withLock { $0 }
+            let upstream: (any Subscription)? = if case .subscribed(let upstream) = link { upstream } else { nil }
+            let finished = if case .terminal = link { true } else { false }
+            return Mirror(
+                self,
+                children: ["downstream": downstream, "finished": finished, "upstreamSubscription": upstream as Any])
+        case .downstreamAnd(let children):
+            let link = link.withLock { $0 }
+            return Mirror(self, children: [("downstream", downstream)] + children(link))
+        }
+    }
 
     @usableFromInline
     internal var playgroundDescription: Any { description }

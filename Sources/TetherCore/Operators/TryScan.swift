@@ -59,7 +59,8 @@ extension Publishers {
                 subscriber:
                     TryRelay<Upstream.Output, Upstream.Failure, S>(
                         name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues,
-                        afterEnd: .deliver
+                        afterEnd: .deliver,
+                        mirror: .downstreamAnd { status in [("status", status), ("result", accumulated)] }
                     ) {
                         accumulated = try nextPartialResult(accumulated, $0)
                         return accumulated

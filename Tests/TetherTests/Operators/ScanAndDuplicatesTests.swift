@@ -30,7 +30,7 @@ final class ScanAndDuplicatesTests: TetherTestCase {
         let publisher = DescribingPublisher<Int, Never>()
         publisher.scan(0, +).subscribe(RecordingSubscriber<Int, Never>())
         XCTAssertEqual(publisher.seen.description, "Scan")
-        XCTAssertEqual(publisher.seen.mirrorLabels, [])
+        XCTAssertEqual(publisher.seen.mirrorLabels, ["downstream", "result"])
     }
 
     func testTryScanThrowCancelsUpstreamAndFailsDownstreamOnceValuesStillGoThrough() {
