@@ -90,6 +90,8 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
         /// `nil` once completed or cancelled.
         var downstream: Downstream?
         var task: Task = .notStarted
+        /// What the subscriber asked for, shown in the mirror as Combine's shows it.
+        var demand: Subscribers.Demand = .none
     }
 
     private let state: Locked<State>
@@ -108,7 +110,9 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: URLSession.DataTaskPublisher was asked for .none")
         let starts = state.withLock { state -> Bool in
-            guard state.downstream != nil, case .notStarted = state.task else { return false }
+            guard state.downstream != nil else { return false }
+            state.demand += demand
+            guard case .notStarted = state.task else { return false }
             state.task = .starting
             return true
         }
@@ -131,10 +135,7 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
 
     func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
         let taken = state.withLock { state -> Downstream? in
-            defer {
-                state.downstream = nil
-                state.task = .ended
-            }
+            defer { state = State(downstream: nil, task: .ended) }
             return state.downstream
         }
         guard let downstream = taken else { return }
@@ -150,10 +151,7 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
 
     func cancel() {
         let (released, task) = state.withLock { state -> (Downstream?, Task) in
-            defer {
-                state.downstream = nil
-                state.task = .ended
-            }
+            defer { state = State(downstream: nil, task: .ended) }
             return (state.downstream, state.task)
         }
         guard released != nil else { return }
@@ -164,8 +162,20 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
 
     var description: String { "DataTaskPublisher" }
 
+    /// Combine's children: the running task, the subscriber and the publisher until the end, and
+    /// the demand asked for.
     var customMirror: Mirror {
-        Mirror(self, children: ["request": publisher.request])
+        let (task, downstream, demand) = state.withLock {
+            state -> (URLSessionDataTask?, Downstream?, Subscribers.Demand) in
+            let task: URLSessionDataTask? = if case .running(let task) = state.task { task } else { nil }
+            return (task, state.downstream, state.demand)
+        }
+        let parent = downstream == nil ? nil : publisher
+        return Mirror(
+            self,
+            children: [
+                "task": task as Any, "downstream": downstream as Any, "parent": parent as Any, "demand": demand,
+            ])
     }
 
     var playgroundDescription: Any { description }

@@ -234,9 +234,10 @@ private final class TimerConnection: Cancellable, @unchecked Sendable {
     }
 }
 
-/// One subscriber's subscription to a ``Foundation/Timer/TimerPublisher``.
+/// One subscriber's subscription to a ``Foundation/Timer/TimerPublisher``. Like Combine's, it
+/// neither describes nor reflects itself.
 private final class TimerSubscription<Downstream: Subscriber>: Subscription, TimerTickReceiver,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    @unchecked Sendable
 where Downstream.Input == Date, Downstream.Failure == Never {
     private struct State {
         /// `nil` once cancelled.
@@ -291,10 +292,4 @@ where Downstream.Input == Date, Downstream.Failure == Never {
         guard released != nil else { return }
         parent?.remove(self)
     }
-
-    var description: String { "Timer" }
-
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    var playgroundDescription: Any { description }
 }

@@ -367,9 +367,10 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     @inlinable
     public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
     where Elements.Element == S.Element {
-        var joined = Elements(elements)
-        joined.append(contentsOf: sequence)
-        return Publishers.Sequence(sequence: joined)
+        // The standard library's `elements + collection`: a new, empty collection with room for
+        // both, then both appended. Combine builds it so (OpenCombine's suite records the calls
+        // it makes on each collection).
+        Publishers.Sequence(sequence: elements + sequence)
     }
 }
 

@@ -40,7 +40,7 @@ extension Publishers {
             let decoder = self.decoder
             upstream.subscribe(
                 TryRelay<Upstream.Output, Upstream.Failure, S>(
-                    name: "Decode", downstream: subscriber, beforeSubscription: .forwardAll
+                    name: "Decode", downstream: subscriber, beforeSubscription: .forwardAll, mirror: .coder
                 ) {
                     try decoder.decode(Output.self, from: $0)
                 })

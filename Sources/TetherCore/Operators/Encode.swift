@@ -43,7 +43,7 @@ extension Publishers {
             let encoder = self.encoder
             upstream.subscribe(
                 TryRelay<Upstream.Output, Upstream.Failure, S>(
-                    name: "Encode", downstream: subscriber, beforeSubscription: .forwardAll
+                    name: "Encode", downstream: subscriber, beforeSubscription: .forwardAll, mirror: .coder
                 ) {
                     try encoder.encode($0)
                 })

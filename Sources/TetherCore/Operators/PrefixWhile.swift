@@ -42,7 +42,8 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     StepRelay<Output, Failure, S>(
-                        name: "PrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap
+                        name: "PrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap,
+                        mirror: .downstream
                     ) {
                         predicate($0) ? .pass : .finish
                     })

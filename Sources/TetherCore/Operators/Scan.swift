@@ -87,7 +87,9 @@ extension Publishers.Scan {
         }
 
         @usableFromInline var description: String { "Scan" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream, "result": accumulated])
+        }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -141,6 +141,10 @@ where Downstream.Input == Input {
     @usableFromInline
     package let name: StaticString
 
+    /// `.empty` or `.downstream`: the relay keeps no other state to show.
+    @usableFromInline
+    package let mirror: RelayMirror
+
     @usableFromInline
     package let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
@@ -153,18 +157,20 @@ where Downstream.Input == Input {
     ///   - policy: How downstream demand becomes upstream demand.
     ///   - finishesAtOnce: Finish right after handing the downstream its subscription.
     ///   - beforeSubscription: What a signal before the upstream's subscription does.
+    ///   - mirror: What the relay's mirror shows.
     ///   - mapFailure: Turns an upstream failure into the downstream's failure type.
     ///   - mapThrown: Turns an error a `try` step threw into the downstream's failure type.
     ///   - step: Decides what to do with each upstream value; runs on the serial path.
     @inlinable
     package init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
-        beforeSubscription: BeforeSubscription = .ignore,
+        beforeSubscription: BeforeSubscription = .ignore, mirror: RelayMirror = .empty,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
         mapThrown: @escaping (any Error) -> Downstream.Failure,
         step: @escaping Step
     ) {
         self.name = name
+        self.mirror = mirror
         self.policy = Locked(policy)
         if case .capped = policy { policesReturnedDemand = true } else { policesReturnedDemand = false }
         self.finishesAtOnce = finishesAtOnce
@@ -317,9 +323,13 @@ where Downstream.Input == Input {
     @usableFromInline
     package var description: String { "\(name)" }
 
-    /// No children: the downstream belongs to the serial path and cannot be read from here.
     @usableFromInline
-    package var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror {
+        if case .empty = mirror {
+            return Mirror(self, children: [:])
+        }
+        return Mirror(self, children: ["downstream": downstream])
+    }
 
     @usableFromInline
     package var playgroundDescription: Any { description }
@@ -330,11 +340,11 @@ extension StepRelay where Downstream.Failure == UpstreamFailure {
     @inlinable
     package convenience init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
-        beforeSubscription: BeforeSubscription = .ignore, step: @escaping Step
+        beforeSubscription: BeforeSubscription = .ignore, mirror: RelayMirror = .empty, step: @escaping Step
     ) {
         self.init(
             name: name, downstream: downstream, policy: policy, finishesAtOnce: finishesAtOnce,
-            beforeSubscription: beforeSubscription, mapFailure: { $0 },
+            beforeSubscription: beforeSubscription, mirror: mirror, mapFailure: { $0 },
             mapThrown: { error in preconditionFailure("\(name) has no throwing step, yet \(error) was thrown") },
             step: step)
     }
@@ -345,10 +355,10 @@ extension StepRelay where Downstream.Failure == any Error {
     @inlinable
     package convenience init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy,
-        beforeSubscription: BeforeSubscription = .ignore, throwingStep: @escaping Step
+        beforeSubscription: BeforeSubscription = .ignore, mirror: RelayMirror = .empty, throwingStep: @escaping Step
     ) {
         self.init(
             name: name, downstream: downstream, policy: policy, beforeSubscription: beforeSubscription,
-            mapFailure: { $0 }, mapThrown: { $0 }, step: throwingStep)
+            mirror: mirror, mapFailure: { $0 }, mapThrown: { $0 }, step: throwingStep)
     }
 }

@@ -42,7 +42,8 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryCompactMap", downstream: subscriber, beforeSubscription: .trap, step: transform))
+                        name: "TryCompactMap", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream,
+                        step: transform))
         }
     }
 }

@@ -44,7 +44,7 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryFilter", downstream: subscriber, beforeSubscription: .trap
+                        name: "TryFilter", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
                     ) {
                         try isIncluded($0) ? $0 : nil
                     })

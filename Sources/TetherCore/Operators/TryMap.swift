@@ -3,9 +3,13 @@ extension Publishers {
     /// error-throwing closure.
     ///
     /// Demand passes through unchanged. If the closure throws, the publisher cancels the upstream
-    /// and fails with the thrown error; it delivers nothing after that. Upstream failures are
-    /// republished as `any Error`. The closure runs on the thread that delivers the upstream
-    /// value. Completion or cancellation releases the subscriber and the closure.
+    /// and fails with the thrown error. Upstream failures are republished as `any Error`. The
+    /// closure runs on the thread that delivers the upstream value.
+    ///
+    /// As in Combine, once the stream has ended (a throw, a completion or a cancel), a value the
+    /// upstream still sends is transformed and delivered, and a throw fails the subscriber again;
+    /// a completion is ignored. The subscription holds the subscriber and the closure for its
+    /// whole life.
     ///
     /// As in Combine, a value that arrives before the upstream's subscription is still
     /// transformed and delivered, and the subscriber's demand goes back; a completion, a request
@@ -40,7 +44,8 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryMap", downstream: subscriber, beforeSubscription: .forwardValues
+                        name: "TryMap", downstream: subscriber, beforeSubscription: .forwardValues,
+                        afterEnd: .deliverAndFailAgain
                     ) {
                         try transform($0)
                     })

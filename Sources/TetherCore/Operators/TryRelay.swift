@@ -5,15 +5,17 @@
 ///
 /// Each operator supplies a `step` that turns an upstream value into an output, or into `nil` to
 /// skip it (the skip is compensated with a demand of one). When the step throws, the relay
-/// cancels the upstream, fails the downstream with the error, and from then on ignores whatever
-/// the upstream still sends. Completion, failure and cancel release the step at once; the downstream is
-/// held for the relay's whole life, as Combine holds it. A signal before the upstream's subscription is handled as the operator's
+/// cancels the upstream and fails the downstream with the error. What comes after the end (a
+/// throw, a completion or a cancel) is the operator's ``AfterEnd`` to say: ignored, with the step
+/// released at once, or (for `tryMap` and `tryScan`, as in Combine) values still stepped and
+/// delivered, with completions ignored. The downstream is held for the relay's whole life, as
+/// Combine holds it. A signal before the upstream's subscription is handled as the operator's
 /// ``BeforeSubscription`` says (a throw there fails the downstream, with no upstream to cancel).
 ///
 /// Who ends the stream (an upstream completion, a throw, or the downstream's `cancel` from any
 /// thread) is decided under the `link` lock. The downstream and the step are touched only on the
-/// upstream's serial signal path, handed over through a ``DeliveryGate``, so delivering a value
-/// takes no lock.
+/// upstream's serial signal path, handed over through a ``DeliveryGate`` (or, when values go on
+/// after the end, never released), so delivering a value takes no lock.
 @usableFromInline
 internal final class TryRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -64,12 +66,21 @@ where Downstream.Failure == any Error {
     @usableFromInline
     internal let beforeSubscription: BeforeSubscription
 
+    @usableFromInline
+    internal let afterEnd: AfterEnd
+
+    @usableFromInline
+    internal let mirror: RelayMirror
+
     @inlinable
     internal init(
-        name: StaticString, downstream: Downstream, beforeSubscription: BeforeSubscription, step: @escaping Step
+        name: StaticString, downstream: Downstream, beforeSubscription: BeforeSubscription,
+        afterEnd: AfterEnd = .ignore, mirror: RelayMirror = .empty, step: @escaping Step
     ) {
         self.name = name
         self.beforeSubscription = beforeSubscription
+        self.afterEnd = afterEnd
+        self.mirror = mirror
         self.downstream = downstream
         owned = Owned(step: step)
         Ledger.enter(self)
@@ -94,12 +105,36 @@ where Downstream.Failure == any Error {
         gate.open()
         downstream.receive(subscription: self)
         if gate.leave() {
+            release()
+        }
+    }
+
+    /// Lets go of the step once the stream is over, unless values still go through it.
+    @inlinable
+    internal func release() {
+        if case .ignore = afterEnd {
             owned = nil
         }
     }
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
+        if case .ignore = afterEnd {
+            return receiveUntilTheEnd(input)
+        }
+        // The step is never released, so it needs no gate; only the serial path touches it.
+        guard let owned else { return .none }
+        do {
+            guard let output = try owned.step(input) else { return .max(1) }
+            return downstream.receive(output)
+        } catch {
+            fail(error)
+            return .none
+        }
+    }
+
+    @inlinable
+    internal func receiveUntilTheEnd(_ input: Input) -> Subscribers.Demand {
         let entered =
             switch beforeSubscription {
             case .trap: gate.enter(name)
@@ -119,14 +154,14 @@ where Downstream.Failure == any Error {
             return .none
         }
         if gate.leave() {
-            self.owned = nil
+            release()
             return .none
         }
         return demand
     }
 
-    /// The step threw: cancel the upstream, then fail the downstream, unless the downstream
-    /// cancelled first.
+    /// The step threw: cancel the upstream, then fail the downstream, unless the stream ended
+    /// first (and the operator does not fail again after the end).
     @usableFromInline
     internal func fail(_ error: any Error) {
         let previous = link.withLock { link -> Link in
@@ -135,7 +170,7 @@ where Downstream.Failure == any Error {
         }
         // Still inside the delivery `enter` began, so the state is ours whoever ended the stream.
         gate.stopFromSerialPath()
-        owned = nil
+        release()
         switch previous {
         case .subscribed(let upstream):
             upstream.cancel()
@@ -144,7 +179,9 @@ where Downstream.Failure == any Error {
             // Only a forwarding relay runs its step before the subscription.
             downstream.receive(completion: .failure(error))
         case .terminal:
-            return
+            if case .deliverAndFailAgain = afterEnd {
+                downstream.receive(completion: .failure(error))
+            }
         }
     }
 
@@ -167,7 +204,7 @@ where Downstream.Failure == any Error {
             return
         case .awaitingSubscription, .subscribed:
             gate.stopFromSerialPath()
-            owned = nil
+            release()
             downstream.receive(completion: completion.eraseError())
         case .terminal:
             return
@@ -200,7 +237,7 @@ where Downstream.Failure == any Error {
         }
         guard case .subscribed(let upstream) = previous else { return }
         if gate.stopFromOutside() {
-            owned = nil
+            release()
         }
         upstream.cancel()
     }
@@ -208,9 +245,25 @@ where Downstream.Failure == any Error {
     @usableFromInline
     internal var description: String { "\(name)" }
 
-    /// No children: the downstream belongs to the serial path and cannot be read from here.
     @usableFromInline
-    internal var customMirror: Mirror { Mirror(self, children: [:]) }
+    internal var customMirror: Mirror {
+        switch mirror {
+        case .empty:
+            return Mirror(self, children: [:])
+        case .downstream:
+            return Mirror(self, children: ["downstream": downstream])
+        case .coder:
+            let link = link.withLock { $0 }
+            let upstream: (any Subscription)? = if case .subscribed(let upstream) = link { upstream } else { nil }
+            let finished = if case .terminal = link { true } else { false }
+            return Mirror(
+                self,
+                children: ["downstream": downstream, "finished": finished, "upstreamSubscription": upstream as Any])
+        case .downstreamAnd(let children):
+            let link = link.withLock { $0 }
+            return Mirror(self, children: [("downstream", downstream)] + children(link))
+        }
+    }
 
     @usableFromInline
     internal var playgroundDescription: Any { description }

@@ -50,7 +50,8 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryRemoveDuplicates", downstream: subscriber, beforeSubscription: .trap
+                        name: "TryRemoveDuplicates", downstream: subscriber, beforeSubscription: .trap,
+                        mirror: .downstreamAnd { _ in [("last", previous as Any)] }
                     ) {
                         input in
                         defer { previous = input }

@@ -3,10 +3,13 @@ extension Publishers {
     /// element to a failable closure along with the last value returned by the closure.
     ///
     /// Demand passes through unchanged. If the closure throws, the publisher cancels the upstream
-    /// and fails with the thrown error; it delivers nothing after that. Upstream failures are
-    /// republished as `any Error`. The closure runs on the thread that delivers the upstream
-    /// value. Completion or cancellation releases the subscriber, the closure and the running
-    /// result.
+    /// and fails with the thrown error. Upstream failures are republished as `any Error`. The
+    /// closure runs on the thread that delivers the upstream value.
+    ///
+    /// As in Combine, once the stream has ended (a throw, a completion or a cancel), a value the
+    /// upstream still sends goes on through the closure and is delivered; a throw or a
+    /// completion then sends nothing. The subscription holds the subscriber, the closure and the
+    /// running result for its whole life.
     ///
     /// As in Combine, a value that arrives before the upstream's subscription is still
     /// transformed and delivered, and the subscriber's demand goes back; a completion, a request
@@ -55,7 +58,9 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues
+                        name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues,
+                        afterEnd: .deliver,
+                        mirror: .downstreamAnd { status in [("status", status), ("result", accumulated)] }
                     ) {
                         accumulated = try nextPartialResult(accumulated, $0)
                         return accumulated

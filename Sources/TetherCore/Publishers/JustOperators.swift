@@ -227,9 +227,9 @@ extension Just {
     @inlinable
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
     where Output == S.Element {
-        var joined = [Output](elements)
-        joined.append(output)
-        return Publishers.Sequence(sequence: joined)
+        // The standard library's `elements + [output]`, as Combine builds it (see
+        // `Publishers.Sequence.prepend(_:)`).
+        Publishers.Sequence(sequence: elements + [output])
     }
 
     /// Tests the output right away and publishes it only if the closure returns `true`.

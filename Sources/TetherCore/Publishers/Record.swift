@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// Each subscriber gets its own playback: the recorded outputs as it demands them, then the
 /// recorded completion right after the last output (at once, without demand, if there are no
-/// outputs). Values are delivered on the thread that requests them. Requesting `.none` is a
-/// contract violation and traps.
+/// outputs). Values are delivered on the thread that requests them, from inside the request;
+/// as in Combine, a request of `.none` does nothing.
 public struct Record<Output, Failure: Error>: Publisher {
     /// The recorded output and completion.
     public let recording: Recording
@@ -160,7 +160,7 @@ extension Record {
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: the Record subscription was asked for .none")
+            guard demand > 0 else { return }
             let start = state.withLock { state -> (Downstream, Int, Subscribers.Demand)? in
                 guard let downstream = state.downstream else { return nil }
                 state.pending += demand
@@ -227,12 +227,22 @@ extension Record {
             _ = released
         }
 
+        /// Whether the playback is over (completed or cancelled), when Combine's subscription
+        /// describes itself as `Cancelled Events` and reflects no outputs.
         @usableFromInline
-        internal var description: String { "Record" }
+        internal var isOver: Bool {
+            state.withLock { $0.downstream == nil }
+        }
+
+        @usableFromInline
+        internal var description: String {
+            isOver ? "Cancelled Events" : String(describing: output)
+        }
 
         @usableFromInline
         internal var customMirror: Mirror {
-            Mirror(self, children: ["output": output, "completion": completion])
+            let outputs = isOver ? [] : output
+            return Mirror(self, children: ["sequence": outputs, "completion": completion])
         }
 
         @usableFromInline

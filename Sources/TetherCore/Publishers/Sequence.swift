@@ -5,8 +5,9 @@ extension Publishers {
     ///
     /// Elements are produced lazily, only as the subscriber demands them, and the publisher
     /// finishes as soon as the last element has been delivered. An empty sequence hands the
-    /// subscriber ``Subscriptions/empty`` and finishes at once. Requesting `.none` is a
-    /// contract violation and traps.
+    /// subscriber ``Subscriptions/empty`` and finishes at once. As in Combine, the subscription
+    /// delivers from inside the `request` that makes room for a value (a request made within
+    /// `receive(subscription:)` included), and a request of `.none` does nothing.
     public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
         /// The kind of values published by this publisher.
         public typealias Output = Elements.Element
@@ -28,12 +29,8 @@ extension Publishers {
         where S.Input == Elements.Element, S.Failure == Failure {
             var iterator = sequence.makeIterator()
             if let first = iterator.next() {
-                // This function is specialised in the caller's module; `request` is reached
-                // through `any Subscription` and is not. So the demand asked for during
-                // `receive(subscription:)` (all of it, for a sink) is drained from here.
-                let inner = Inner(downstream: subscriber, sequence: sequence)
-                subscriber.receive(subscription: inner)
-                inner.drain(subscriber, iterator, first, .none)
+                subscriber.receive(
+                    subscription: Inner(downstream: subscriber, sequence: sequence, iterator: iterator, next: first))
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)
@@ -46,7 +43,8 @@ extension Publishers.Sequence {
     /// The subscription: a drain loop that owns the iterator and the subscriber while it runs.
     ///
     /// Whoever holds the drain token (`draining` is `true`) owns `downstream` and the parked
-    /// cursor; the thread that subscribes holds it at first. `request` adds to the atomic
+    /// cursor; nobody holds it at first, so a request made inside `receive(subscription:)`
+    /// delivers at once, as Combine's does. `request` adds to the atomic
     /// `pending` and becomes the drainer only if it wins the token (`draining` flips from
     /// `false` to `true`). The drainer delivers until the demand it took is spent, picks up
     /// `pending` again, and parks the cursor when there is none, giving the token back, then
@@ -54,10 +52,12 @@ extension Publishers.Sequence {
     /// request from inside `receive` (a subscriber asking one at a time) is therefore two atomic
     /// operations, and delivery never recurses and never overlaps.
     ///
-    /// `cancel` raises `cancelled` and tries for the token: won, it lets go of the subscriber
-    /// and the cursor at once; lost, the holder sees `cancelled` before its next element (or
-    /// when it looks again after parking) and lets go of them itself. Once the stream is over
-    /// (finished or cancelled) the token is never given back, so later requests do nothing.
+    /// `cancel` raises `ended` and tries for the token: won, it lets go of the subscriber and
+    /// the cursor at once; lost, the holder sees `ended` before its next element (or when it
+    /// looks again after parking) and lets go of them itself. The last element raises `ended`
+    /// too, before the completion goes out. Once the stream is over (finished or cancelled) the
+    /// token is never given back, so later requests do nothing; `description` and
+    /// `customMirror` then say so as Combine's do (`Sequence`, no elements).
     ///
     /// No lock: a generic class's `deinit` runs unspecialised, and there every lock wrapper
     /// around generic state cost a run-time type lookup; what the token guards is one
@@ -76,23 +76,24 @@ extension Publishers.Sequence {
         @usableFromInline
         internal let pending = Atomic<UInt>(0)
 
-        /// The drain token; the subscribing thread holds it at first.
+        /// The drain token; free at first, with the cursor parked.
         @usableFromInline
-        internal let draining = Atomic<Bool>(true)
+        internal let draining = Atomic<Bool>(false)
 
-        /// Set by `cancel`, read by the token holder before every element and after parking.
+        /// Set by `cancel` and by the last element; read by the token holder before every
+        /// element and after parking, and by `description`.
         @usableFromInline
-        internal let cancelled = Atomic<Bool>(false)
+        internal let ended = Atomic<Bool>(false)
 
         /// Kept for `description`, which prints the sequence as Combine does.
         @usableFromInline
         internal let sequence: Elements
 
         @inlinable
-        internal init(downstream: Downstream, sequence: Elements) {
+        internal init(downstream: Downstream, sequence: Elements, iterator: Elements.Iterator, next: Elements.Element) {
             control = Inner.controlEntry
             self.sequence = sequence
-            super.init(state: SequenceCursor(downstream: downstream))
+            super.init(state: SequenceCursor(downstream: downstream, iterator: iterator, next: next))
             Ledger.enter(self)
         }
 
@@ -112,7 +113,7 @@ extension Publishers.Sequence {
 
         @inlinable
         internal func requestNow(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: Publishers.Sequence was asked for .none")
+            guard demand > 0 else { return }
             var current = pending.load(ordering: .relaxed)
             while true {
                 let sum = (Subscribers.Demand(rawValue: current) + demand).rawValue
@@ -131,9 +132,9 @@ extension Publishers.Sequence {
 
         @inlinable
         internal func cancelNow() {
-            cancelled.store(true, ordering: .sequentiallyConsistent)
+            ended.store(true, ordering: .sequentiallyConsistent)
             // Parked: the token is free, so the subscriber is let go of here. Otherwise its
-            // holder sees `cancelled` and does it.
+            // holder sees `ended` and does it.
             if takeToken() {
                 release()
             }
@@ -147,7 +148,7 @@ extension Publishers.Sequence {
         /// With the token: takes the parked cursor up again, unless the stream is over.
         @inlinable
         internal func resume() {
-            guard !cancelled.load(ordering: .relaxed), let downstream = state.downstream,
+            guard !ended.load(ordering: .relaxed), let downstream = state.downstream,
                 let iterator = state.iterator, let next = state.next
             else {
                 release()
@@ -175,7 +176,7 @@ extension Publishers.Sequence {
             var budget = budget
             while true {
                 while budget > 0 {
-                    if cancelled.load(ordering: .relaxed) {
+                    if ended.load(ordering: .relaxed) {
                         release()
                         return
                     }
@@ -200,10 +201,10 @@ extension Publishers.Sequence {
                 // (Sequentially consistent: see `requestNow`.)
                 guard
                     pending.load(ordering: .sequentiallyConsistent) > 0
-                        || cancelled.load(ordering: .sequentiallyConsistent),
+                        || ended.load(ordering: .sequentiallyConsistent),
                     takeToken()
                 else { return }
-                guard !cancelled.load(ordering: .relaxed), let resumed = state.iterator, let following = state.next
+                guard !ended.load(ordering: .relaxed), let resumed = state.iterator, let following = state.next
                 else {
                     release()
                     return
@@ -215,21 +216,26 @@ extension Publishers.Sequence {
             }
         }
 
-        /// With the token, for good: the last element went out.
+        /// With the token, for good: the last element went out. A cancel that came first has
+        /// already ended the stream, and the completion is not sent.
         @inlinable
         internal func finish(_ downstream: Downstream) {
             state.downstream = nil
-            if !cancelled.load(ordering: .relaxed) {
+            if !ended.exchange(true, ordering: .sequentiallyConsistent) {
                 downstream.receive(completion: .finished)
             }
         }
 
         @usableFromInline
-        internal var description: String { String(describing: sequence) }
+        internal var description: String {
+            ended.load(ordering: .relaxed) ? "Sequence" : String(describing: sequence)
+        }
 
         @usableFromInline
         internal var customMirror: Mirror {
-            Mirror(self, children: ["sequence": sequence])
+            let elements: Any = ended.load(ordering: .relaxed) ? [Elements.Element]() : sequence
+            // Suppressed: the state holder this class inherits from is no part of Combine's mirror.
+            return Mirror(self, children: ["sequence": elements], ancestorRepresentation: .suppressed)
         }
 
         @usableFromInline

@@ -11,4 +11,11 @@ internal struct SequenceCursor<Downstream, Iterator: IteratorProtocol> {
     init(downstream: Downstream?) {
         self.downstream = downstream
     }
+
+    @inlinable
+    init(downstream: Downstream, iterator: Iterator, next: Iterator.Element) {
+        self.downstream = downstream
+        self.iterator = iterator
+        self.next = next
+    }
 }

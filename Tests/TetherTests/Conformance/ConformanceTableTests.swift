@@ -61,6 +61,16 @@ extension PublisherConformance.Options {
 }
 
 extension PublisherConformance.Options {
+    /// These options for a row whose `request(.none)` reaches a `Record` or a sequence publisher
+    /// (an operator that passes requests up as they come), which ignore it as Combine's do.
+    var overRecorded: Self {
+        var options = self
+        options.zeroDemand = .ignored
+        return options
+    }
+}
+
+extension PublisherConformance.Options {
     /// Tether's options for merges, which ignore `request(.none)` as Combine's merges do.
     static func merge(multicast: Bool = false) -> Self {
         Self(zeroDemand: .ignored, multicast: multicast, concurrentSignals: true, cancellation: .immediate)
@@ -179,19 +189,25 @@ final class ConformanceTableTests: TetherTestCase {
     // Split into groups so that each array literal type-checks quickly.
     private static var rows1: [ConformanceRow] {
         [
-            .cold("Publishers.Sequence", elements: 5, options: .tether()) { (0..<5).publisher },
-            .cold("Publishers.Sequence", "array", elements: 3, options: .tether()) { [7, 8, 9].publisher },
+            .cold("Publishers.Sequence", elements: 5, options: .tether().overRecorded) { (0..<5).publisher },
+            .cold("Publishers.Sequence", "array", elements: 3, options: .tether().overRecorded) {
+                [7, 8, 9].publisher
+            },
             .driven("PassthroughSubject", elements: 5, options: .tether(multicast: true), make: passthroughUnderTest),
             .driven("CurrentValueSubject", elements: 5, options: .tether(multicast: true), make: currentValueUnderTest),
-            .cold("AnyPublisher", elements: 5, options: .tether()) { (0..<5).publisher.eraseToAnyPublisher() },
+            .cold("AnyPublisher", elements: 5, options: .tether().overRecorded) {
+                (0..<5).publisher.eraseToAnyPublisher()
+            },
             .driven("AnyPublisher", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.eraseToAnyPublisher() }
             },
-            .cold("Publishers.Map", elements: 5, options: .tether()) { recorded(5).map { $0 * 10 } },
+            .cold("Publishers.Map", elements: 5, options: .tether().overRecorded) { recorded(5).map { $0 * 10 } },
             .driven("Publishers.Map", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.map { $0 + 1 } }
             },
-            .cold("Publishers.Filter", elements: 5, options: .tether()) { recorded(10).filter { $0 % 2 == 0 } },
+            .cold("Publishers.Filter", elements: 5, options: .tether().overRecorded) {
+                recorded(10).filter { $0 % 2 == 0 }
+            },
             .driven("Publishers.Filter", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(currentValueUnderTest()) { $0.filter { _ in true } }
             },
@@ -210,7 +226,7 @@ final class ConformanceTableTests: TetherTestCase {
                 failing: { Result<Int, TestError>.failure(TestError(id: 1)).publisher }),
             .cold("Empty", elements: 0, options: .completesAtOnce) { Empty<Int, TestError>() },
             .cold(
-                "Record", elements: 5, options: .tether(),
+                "Record", elements: 5, options: .tether().overRecorded,
                 make: { recorded(5) }, failing: { recorded(2, thenFails: true) }),
             .cold("Record", "no output", elements: 0, options: .completesAtOnce) { recorded(0) },
             .cold(
@@ -224,20 +240,20 @@ final class ConformanceTableTests: TetherTestCase {
                 pendingFutureUnderTest()
             },
             .cold(
-                "Deferred", elements: 5, options: .tether(),
+                "Deferred", elements: 5, options: .tether().overRecorded,
                 make: { Deferred { recorded(5) } }, failing: { Deferred { recorded(2, thenFails: true) } }),
             .driven("Deferred", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { subject in Deferred { subject } }
             },
             .cold(
-                "Publishers.CompactMap", elements: 5, options: .tether(),
+                "Publishers.CompactMap", elements: 5, options: .tether().overRecorded,
                 make: { recorded(10).compactMap(halvingEvens) },
                 failing: { recorded(2, thenFails: true).compactMap(halvingEvens) }),
             .driven("Publishers.CompactMap", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.compactMap { Optional($0) } }
             },
             .cold(
-                "Publishers.HandleEvents", elements: 5, options: .tether(keepsSubscriber: true),
+                "Publishers.HandleEvents", elements: 5, options: .tether(keepsSubscriber: true).overRecorded,
                 make: { observed(recorded(5)) }, failing: { observed(recorded(2, thenFails: true)) }),
         ]
     }
@@ -251,7 +267,7 @@ final class ConformanceTableTests: TetherTestCase {
                 wrapped(currentValueUnderTest()) { observed($0) }
             },
             .cold(
-                "Publishers.MapKeyPath", elements: 5, options: .tether(),
+                "Publishers.MapKeyPath", elements: 5, options: .tether().overRecorded,
                 make: { recorded(5).map(\.magnitude) as Publishers.MapKeyPath<Record<Int, TestError>, UInt> },
                 failing: {
                     recorded(2, thenFails: true).map(\.magnitude) as Publishers.MapKeyPath<Record<Int, TestError>, UInt>
@@ -262,24 +278,25 @@ final class ConformanceTableTests: TetherTestCase {
                 }
             },
             .cold(
-                "Publishers.MapKeyPath2", elements: 5, options: .tether(),
+                "Publishers.MapKeyPath2", elements: 5, options: .tether().overRecorded,
                 make: { recorded(5).map(\.magnitude, \.description) },
                 failing: { recorded(2, thenFails: true).map(\.magnitude, \.description) }),
             .driven("Publishers.MapKeyPath2", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(currentValueUnderTest()) { $0.map(\.magnitude, \.description) }
             },
             .cold(
-                "Publishers.MapKeyPath3", elements: 5, options: .tether(),
+                "Publishers.MapKeyPath3", elements: 5, options: .tether().overRecorded,
                 make: { recorded(5).map(\.magnitude, \.description, \.bitWidth) },
                 failing: { recorded(2, thenFails: true).map(\.magnitude, \.description, \.bitWidth) }),
             .driven("Publishers.MapKeyPath3", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.map(\.magnitude, \.description, \.bitWidth) }
             },
             .cold(
-                "Publishers.TryMap", "throwing", elements: 5, options: .tether(keepsSubscriber: true),
+                "Publishers.TryMap", "throwing", elements: 5, options: .tether(keepsSubscriber: true).overRecorded,
                 make: { recorded(5).tryMap(throwingOnNegative) }, failing: { recorded(5).tryMap(throwingOnTwo) }),
             .cold(
-                "Publishers.TryMap", "upstream failure", elements: 5, options: .tether(keepsSubscriber: true),
+                "Publishers.TryMap", "upstream failure", elements: 5,
+                options: .tether(keepsSubscriber: true).overRecorded,
                 make: { recorded(5).tryMap(throwingOnNegative) },
                 failing: { recorded(2, thenFails: true).tryMap(throwingOnNegative) }),
             .driven(
@@ -288,7 +305,7 @@ final class ConformanceTableTests: TetherTestCase {
                 throwingUnderTest { $0.tryMap(throwingOnNegative) }
             },
             .cold(
-                "Publishers.TryFilter", elements: 5, options: .tether(keepsSubscriber: true),
+                "Publishers.TryFilter", elements: 5, options: .tether(keepsSubscriber: true).overRecorded,
                 make: { recorded(10).tryFilter(keepingEvens) },
                 failing: { recorded(10).tryFilter { try keepingEvens($0) && throwingOnTwo($0) >= 0 } }),
             .driven(
@@ -302,7 +319,7 @@ final class ConformanceTableTests: TetherTestCase {
     private static var rows4: [ConformanceRow] {
         [
             .cold(
-                "Publishers.TryCompactMap", elements: 5, options: .tether(keepsSubscriber: true),
+                "Publishers.TryCompactMap", elements: 5, options: .tether(keepsSubscriber: true).overRecorded,
                 make: { recorded(10).tryCompactMap(halvingEvens) },
                 failing: { recorded(10).tryCompactMap { try halvingEvens(throwingOnTwo($0)) } }),
             .driven(
@@ -361,18 +378,20 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.TryDropWhile", elements: 5, options: .tether(keepsSubscriber: true)) {
                 (0..<8).publisher.tryDrop { $0 < 3 }
             },
-            .cold("Publishers.PrefixUntilOutput", elements: 5, options: .tether(keepsSubscriber: true)) {
+            .cold("Publishers.PrefixUntilOutput", elements: 5, options: .tether(keepsSubscriber: true).overRecorded) {
                 (0..<5).publisher.prefix(untilOutputFrom: Empty<Int, Never>(completeImmediately: false))
             },
             .cold("Publishers.DropUntilOutput", elements: 5, options: .tetherIgnoringZeroDemand) {
                 (0..<5).publisher.drop(untilOutputFrom: Just(0))
             },
-            .cold("Publishers.Concatenate", elements: 5, options: .tether()) { (0..<3).publisher.append(3, 4) },
+            .cold("Publishers.Concatenate", elements: 5, options: .tether().overRecorded) {
+                (0..<3).publisher.append(3, 4)
+            },
             .driven("Publishers.Concatenate", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.prepend(Empty()) }
             },
             // End of sequence operators.
-            // Combining operators (ops-combine): Merge…Merge8, MergeMany, CombineLatest…4, Zip…4.
+            // Combining operators: Merge…Merge8, MergeMany, CombineLatest…4, Zip…4.
             .cold("Publishers.Merge", elements: 5, options: .merge()) {
                 (0..<3).publisher.eraseToAnyPublisher().merge(with: (3..<5).publisher)
             },
@@ -470,13 +489,13 @@ final class ConformanceTableTests: TetherTestCase {
                         : Record<Int, TestError>(output: [2, 3, 4], completion: .finished)
                 }.retry(1)
             },
-            .cold("Publishers.AssertNoFailure", elements: 5, options: .tether()) {
+            .cold("Publishers.AssertNoFailure", elements: 5, options: .tether().overRecorded) {
                 (0..<5).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self).assertNoFailure()
             },
-            .cold("Publishers.SetFailureType", elements: 5, options: .tether()) {
+            .cold("Publishers.SetFailureType", elements: 5, options: .tether().overRecorded) {
                 (0..<5).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
             },
-            // Sharing, buffering and debugging operators (ops-share).
+            // Sharing, buffering and debugging operators.
             .driven("Publishers.Multicast", elements: 5, options: .multicastIgnoringZeroDemand) {
                 connected(wrapped(passthroughUnderTest()) { $0.multicast(subject: PassthroughSubject()) })
             },
@@ -506,7 +525,7 @@ final class ConformanceTableTests: TetherTestCase {
             .driven("Publishers.Buffer", "subject", elements: 5, options: .tetherIgnoringZeroDemand) {
                 wrapped(passthroughUnderTest()) { $0.buffer(size: 10, prefetch: .byRequest, whenFull: .dropOldest) }
             },
-            .cold("Publishers.Print", elements: 5, options: .tether(keepsSubscriber: true)) {
+            .cold("Publishers.Print", elements: 5, options: .tether(keepsSubscriber: true).overRecorded) {
                 (0..<5).publisher.print("row", to: DiscardingStream())
             },
             .driven(
@@ -514,7 +533,9 @@ final class ConformanceTableTests: TetherTestCase {
             ) {
                 wrapped(passthroughUnderTest()) { $0.print(to: DiscardingStream()) }
             },
-            .cold("Publishers.Breakpoint", elements: 5, options: .tether()) { (0..<5).publisher.breakpoint() },
+            .cold("Publishers.Breakpoint", elements: 5, options: .tether().overRecorded) {
+                (0..<5).publisher.breakpoint()
+            },
             .driven("Publishers.Breakpoint", "onError", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.breakpointOnError() }
             },
@@ -524,24 +545,24 @@ final class ConformanceTableTests: TetherTestCase {
     private static var rows9: [ConformanceRow] {
         [
             // Scan, errors, duplicates, replacement, collecting and reducing operators.
-            .cold("Publishers.Scan", elements: 5, options: .tether()) {
+            .cold("Publishers.Scan", elements: 5, options: .tether().overRecorded) {
                 (0..<5).publisher.eraseToAnyPublisher().scan(0, +)
             },
-            .cold("Publishers.TryScan", elements: 5, options: .tether(keepsSubscriber: true)) {
+            .cold("Publishers.TryScan", elements: 5, options: .tether(keepsSubscriber: true).overRecorded) {
                 (0..<5).publisher.tryScan(0, +)
             },
-            .cold("Publishers.SetFailureType", elements: 5, options: .tether()) {
+            .cold("Publishers.SetFailureType", elements: 5, options: .tether().overRecorded) {
                 (0..<5).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
             },
-            .cold("Publishers.MapError", elements: 5, options: .tether()) {
+            .cold("Publishers.MapError", elements: 5, options: .tether().overRecorded) {
                 (0..<5).publisher.eraseToAnyPublisher().setFailureType(to: TestError.self).mapError {
                     TestError(id: $0.id + 1)
                 }
             },
-            .cold("Publishers.RemoveDuplicates", elements: 5, options: .tether()) {
+            .cold("Publishers.RemoveDuplicates", elements: 5, options: .tether().overRecorded) {
                 [0, 0, 1, 2, 2, 3, 4].publisher.eraseToAnyPublisher().removeDuplicates()
             },
-            .cold("Publishers.TryRemoveDuplicates", elements: 5, options: .tether(keepsSubscriber: true)) {
+            .cold("Publishers.TryRemoveDuplicates", elements: 5, options: .tether(keepsSubscriber: true).overRecorded) {
                 [0, 1, 1, 2, 3, 3, 4].publisher.tryRemoveDuplicates(by: ==)
             },
             .cold("Publishers.CollectByCount", elements: 3, options: .tether(keepsSubscriber: true)) {
@@ -607,18 +628,26 @@ final class ConformanceTableTests: TetherTestCase {
     private static var timeRows: [ConformanceRow] {
         let immediate = ImmediateScheduler.shared
         return [
-            .cold("Publishers.ReceiveOn", elements: 5, options: .tether()) { (0..<5).publisher.receive(on: immediate) },
+            .cold("Publishers.ReceiveOn", elements: 5, options: .tether().overRecorded) {
+                (0..<5).publisher.receive(on: immediate)
+            },
             .driven("Publishers.ReceiveOn", "subject", elements: 5, options: .tether(multicast: true)) {
                 wrapped(passthroughUnderTest()) { $0.receive(on: immediate) }
             },
-            .cold("Publishers.SubscribeOn", elements: 5, options: .tether()) {
-                (0..<5).publisher.subscribe(on: immediate)
+            // Over a subject: a sequence delivers inside the request that reaches it, and a request
+            // from inside that delivery would reach the upstream's request again on the same
+            // thread, which subscribe(on:) traps on as Combine's does.
+            .driven(
+                "Publishers.SubscribeOn", "subject", elements: 5,
+                options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
+                wrapped(passthroughUnderTest()) { $0.subscribe(on: immediate) }
             },
             .cold(
-                "Publishers.Delay", elements: 5, options: .tether(),
+                "Publishers.Delay", elements: 5, options: .tether().overRecorded,
                 make: { recorded(5).delay(for: 1, scheduler: immediate) },
                 failing: { recorded(2, thenFails: true).delay(for: 1, scheduler: immediate) }),
-            .cold("Publishers.MeasureInterval", elements: 5, options: .tether()) {
+            .cold("Publishers.MeasureInterval", elements: 5, options: .tether().overRecorded) {
                 (0..<5).publisher.measureInterval(using: immediate)
             },
             // Debounce and throttle ignore request(.none), as Combine's do.
@@ -633,7 +662,7 @@ final class ConformanceTableTests: TetherTestCase {
             },
             // On a queue, with a timeout no check waits for: values arrive on the queue, as
             // Combine's timeout delivers them, and the armed timer must not keep anything alive.
-            .cold("Publishers.Timeout", elements: 5, options: .tetherAsync) {
+            .cold("Publishers.Timeout", elements: 5, options: .tetherAsync.overRecorded) {
                 (0..<5).publisher.timeout(.seconds(60), scheduler: DispatchQueue(label: "conformance.timeout"))
             },
         ]
@@ -699,21 +728,22 @@ final class ConformanceTableTests: TetherTestCase {
     private static var foundationRows: [ConformanceRow] {
         [
             .cold(
-                "Publishers.Decode", elements: 5, options: .tether(keepsSubscriber: true),
+                "Publishers.Decode", elements: 5, options: .tether(keepsSubscriber: true).overRecorded,
                 make: { recorded(5).map { Data("[\($0)]".utf8) }.decode(type: [Int].self, decoder: JSONDecoder()) },
                 failing: {
                     recorded(5).map { Data($0 == 2 ? "{".utf8 : "[\($0)]".utf8) }
                         .decode(type: [Int].self, decoder: JSONDecoder())
                 }),
             .cold(
-                "Publishers.Decode", "upstream failure", elements: 5, options: .tether(keepsSubscriber: true),
+                "Publishers.Decode", "upstream failure", elements: 5,
+                options: .tether(keepsSubscriber: true).overRecorded,
                 make: { recorded(5).map { Data("\($0)".utf8) }.decode(type: Int.self, decoder: JSONDecoder()) },
                 failing: {
                     recorded(2, thenFails: true).map { Data("\($0)".utf8) }.decode(
                         type: Int.self, decoder: JSONDecoder())
                 }),
             .cold(
-                "Publishers.Encode", elements: 5, options: .tether(keepsSubscriber: true),
+                "Publishers.Encode", elements: 5, options: .tether(keepsSubscriber: true).overRecorded,
                 make: { recorded(5).encode(encoder: JSONEncoder()) },
                 failing: { recorded(2, thenFails: true).encode(encoder: JSONEncoder()) }),
             .driven(
@@ -812,19 +842,19 @@ final class ConformanceTableTests: TetherTestCase {
                 make: { recorded(5).concatMap { Just($0).setFailureType(to: TestError.self) } },
                 failing: { recorded(2, thenFails: true).concatMap { Just($0).setFailureType(to: TestError.self) } }),
             .cold(
-                "Publishers.CompactMap", "enumerated", elements: 5, options: .tether(),
+                "Publishers.CompactMap", "enumerated", elements: 5, options: .tether().overRecorded,
                 make: { recorded(5).enumerated() },
                 failing: { recorded(2, thenFails: true).enumerated() }),
             .cold(
-                "Publishers.CompactMap", "pairwise", elements: 5, options: .tether(),
+                "Publishers.CompactMap", "pairwise", elements: 5, options: .tether().overRecorded,
                 make: { recorded(6).pairwise() },
                 failing: { recorded(3, thenFails: true).pairwise() }),
             .cold(
-                "Publishers.Filter", "nwise", elements: 5, options: .tether(),
+                "Publishers.Filter", "nwise", elements: 5, options: .tether().overRecorded,
                 make: { recorded(7).nwise(3) },
                 failing: { recorded(4, thenFails: true).nwise(3) }),
             .cold(
-                "Publishers.Map", "toggle", elements: 5, options: .tether(),
+                "Publishers.Map", "toggle", elements: 5, options: .tether().overRecorded,
                 make: { recorded(5).map { $0.isMultiple(of: 2) }.toggle() },
                 failing: { recorded(2, thenFails: true).map { $0.isMultiple(of: 2) }.toggle() }),
             // mapToResult: five successes from the first, two successes and the failure value

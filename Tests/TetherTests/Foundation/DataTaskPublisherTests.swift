@@ -101,6 +101,31 @@ final class DataTaskPublisherTests: TetherTestCase {
         XCTAssertEqual(server.requestedPaths, ["/lazy"])
     }
 
+    func testTheMirrorShowsTheTaskTheSubscriberThePublisherAndTheDemandUntilTheEnd() throws {
+        let server = try server(delay: 10)
+        defer { server.stop() }
+        let recorder = RecordingSubscriber<(data: Data, response: URLResponse), URLError>(demand: .none)
+        let publisher = session.dataTaskPublisher(for: server.url("/mirrored"))
+        publisher.subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        func children() -> [String] {
+            Mirror(reflecting: subscription).children.map { "\($0.label ?? "_")=\(String(describing: $0.value))" }
+        }
+        let before = children()
+        XCTAssertEqual(before.map { $0.prefix { $0 != "=" } }, ["task", "downstream", "parent", "demand"])
+        XCTAssertEqual(before.first, "task=nil")
+        XCTAssertEqual(before.last, "demand=max(0)")
+        XCTAssertEqual(before.dropFirst(2).first, "parent=\(String(describing: Optional(publisher)))")
+
+        recorder.request(.max(2))
+        let running = children()
+        XCTAssertNotEqual(running.first, "task=nil")
+        XCTAssertEqual(running.last, "demand=max(2)")
+
+        recorder.cancel()
+        XCTAssertEqual(children(), ["task=nil", "downstream=nil", "parent=nil", "demand=max(0)"])
+    }
+
     func testCancellingTheSubscriptionCancelsTheDataTask() throws {
         let server = try server(delay: 10)
         defer { server.stop() }

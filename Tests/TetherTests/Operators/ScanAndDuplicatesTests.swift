@@ -30,10 +30,10 @@ final class ScanAndDuplicatesTests: TetherTestCase {
         let publisher = DescribingPublisher<Int, Never>()
         publisher.scan(0, +).subscribe(RecordingSubscriber<Int, Never>())
         XCTAssertEqual(publisher.seen.description, "Scan")
-        XCTAssertEqual(publisher.seen.mirrorLabels, [])
+        XCTAssertEqual(publisher.seen.mirrorLabels, ["downstream", "result"])
     }
 
-    func testTryScanThrowCancelsUpstreamAndFailsDownstream() {
+    func testTryScanThrowCancelsUpstreamAndFailsDownstreamOnceValuesStillGoThrough() {
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, any Error>()
         publisher.tryScan(0) { sum, value in
@@ -43,13 +43,16 @@ final class ScanAndDuplicatesTests: TetherTestCase {
         publisher.send(2)
         publisher.send(-1)
         publisher.send(5)
-        XCTAssertEqual(recorder.history, [".subscription", ".value(2)", ".completion(.failure(TestError(-1)))"])
+        publisher.send(-3)
+        publisher.send(completion: .finished)
+        XCTAssertEqual(
+            recorder.history, [".subscription", ".value(2)", ".completion(.failure(TestError(-1)))", ".value(7)"])
         XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["TryScan"])
         publisher.releaseSubscribers()
     }
 
-    func testTryScanReleasesDownstreamAndClosureOnCancel() {
+    func testTryScanHoldsDownstreamAndClosureAfterCancelForTheRelaysLife() {
         let publisher = RecordingPublisher<Int, Never>()
         weak var weakRecorder: RecordingSubscriber<Int, any Error>?
         weak var weakToken: Token?
@@ -64,9 +67,10 @@ final class ScanAndDuplicatesTests: TetherTestCase {
             recorder.cancel()
         }
         XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
-        XCTAssertNil(weakToken)
+        XCTAssertNotNil(weakToken, "values after the cancel still go through the closure")
         publisher.releaseSubscribers()
         XCTAssertNil(weakRecorder)
+        XCTAssertNil(weakToken)
     }
 
     func testRemoveDuplicatesComparesWithThePreviousElementAndCompensatesDemand() {

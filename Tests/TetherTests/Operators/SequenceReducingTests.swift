@@ -125,14 +125,13 @@ final class SequenceCollectionFusionTests: TetherTestCase {
         XCTAssertEqual(recorder.events, [.subscription, .value(2), .completion(.finished)])
     }
 
-    func testOutputInSlicesTheIndicesInsideTheCollection() {
+    func testOutputInSlicesTheCollection() {
         let numbers = [1, 2, 3, 4, 5].publisher
         let middle = numbers.output(in: 1..<3)
         let _: Publishers.Sequence<[Int], Never> = middle
         XCTAssertEqual(middle.sequence, [2, 3])
-        XCTAssertEqual(numbers.output(in: 3..<9).sequence, [4, 5])
-        XCTAssertEqual(numbers.output(in: -2..<1).sequence, [1])
-        XCTAssertEqual(numbers.output(in: 7..<9).sequence, [])
+        XCTAssertEqual(numbers.output(in: 3..<5).sequence, [4, 5])
+        XCTAssertEqual(numbers.output(in: 5..<5).sequence, [])
         let failing = Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3]).output(in: 0..<2)
         let _: Publishers.Sequence<[Int], TestError> = failing
         XCTAssertEqual(failing.sequence, [1, 2])
@@ -268,5 +267,30 @@ final class SetFailureTypeFusionTests: TetherTestCase {
             Result<Int, Never>.Publisher(4).setFailureType(to: TestError.self)
         XCTAssertEqual(just.result, .success(3))
         XCTAssertEqual(result.result, .success(4))
+    }
+
+    func testPrependBuildsANewCollectionAsCombineDoes() {
+        let base = LoggingCollection([4, 5])
+        let prepender = LoggingCollection([2, 3])
+        let joined = base.publisher.prepend(prepender).sequence
+        XCTAssertEqual(joined.storage, [2, 3, 4, 5])
+        XCTAssertEqual(joined.calls, ["init()", "reserveCapacity", "append(contentsOf:)", "append(contentsOf:)"])
+        XCTAssertEqual(base.calls, ["count", "underestimatedCount", "makeIterator"])
+        XCTAssertEqual(prepender.calls, ["underestimatedCount", "underestimatedCount", "makeIterator"])
+
+        let variadic = LoggingCollection([4, 5])
+        XCTAssertEqual(variadic.publisher.prepend(1, 2, 3).sequence.storage, [1, 2, 3, 4, 5])
+        XCTAssertEqual(variadic.calls, ["count", "underestimatedCount", "makeIterator"])
+    }
+
+    func testOutputInSlicesWithTheCollectionsOwnSubscript() {
+        let numbers = LoggingCollection([1, 2, 3, 4, 5])
+        XCTAssertEqual(numbers.publisher.output(in: 1..<3).sequence, [2, 3])
+        XCTAssertEqual(
+            numbers.calls,
+            [
+                "subscript(bounds)", "distance", "subscript(position)", "formIndex(after:)",
+                "subscript(position)", "formIndex(after:)",
+            ])
     }
 }

@@ -120,6 +120,12 @@ struct JustOperatorsTests {
                 ])
     }
 
+    @Test func prependOfASequenceCountsItAndCopiesItOnce() {
+        let elements = LoggingCollection([1, 2])
+        #expect(Just(3).prepend(elements).sequence == [1, 2, 3])
+        #expect(elements.calls == ["underestimatedCount", "underestimatedCount", "makeIterator"])
+    }
+
     @Test func prefixWhileKeepsTheOutputOnlyWhenTheClosureAccepts() {
         let kept: Optional<Int>.Publisher = Just(1).prefix { $0 > 0 }
         let dropped: Optional<Int>.Publisher = Just(1).prefix { $0 < 0 }

@@ -21,7 +21,37 @@ final class RecordTests: TetherTestCase {
         XCTAssertEqual(
             recorder.events,
             [.subscription, .value(1), .value(2), .value(3), .completion(.failure(TestError(id: 4)))])
-        XCTAssertEqual(recorder.subscriptionDescriptions, ["Record"])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["[1, 2, 3]"])
+    }
+
+    func testRequestingNoneDoesNothing() {
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
+        recorder.request(.none)
+        XCTAssertEqual(recorder.events, [.subscription])
+        recorder.request(.max(1))
+        recorder.request(.none)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1)])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+    }
+
+    func testDescriptionAndMirrorShowThePlaybackUntilItEnds() {
+        var subscription: (any Subscription)?
+        let subscriber = AnySubscriber<Int, TestError>(
+            receiveSubscription: { subscription = $0 }, receiveValue: { _ in .none }, receiveCompletion: { _ in })
+        let record = Record<Int, TestError>(output: [1, 2], completion: .failure(TestError(id: 3)))
+        record.subscribe(subscriber)
+        XCTAssertEqual(subscription.map { String(describing: $0) }, "[1, 2]")
+        XCTAssertEqual(
+            subscription.map(mirrorSummary), ["sequence: [1, 2]", "completion: failure(\(TestError(id: 3)))"])
+        subscription?.request(.max(2))
+        XCTAssertEqual(subscription.map { String(describing: $0) }, "Cancelled Events", "completed")
+        XCTAssertEqual(subscription.map(mirrorSummary), ["sequence: []", "completion: failure(\(TestError(id: 3)))"])
+
+        record.subscribe(subscriber)
+        subscription?.cancel()
+        XCTAssertEqual(subscription.map { String(describing: $0) }, "Cancelled Events", "cancelled")
     }
 
     func testUnlimitedDemandPlaysEverything() {

@@ -115,12 +115,54 @@ final class SequenceTests: TetherTestCase {
         subscription = nil
     }
 
-    func testDescriptionAndMirror() {
+    func testRequestInsideReceiveSubscriptionDeliversBeforeItReturns() {
+        var events: [String] = []
+        var subscription: (any Subscription)?
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: {
+                subscription = $0
+                events.append("subscription")
+                $0.request(.max(1))
+                events.append("requested")
+                $0.cancel()
+            },
+            receiveValue: {
+                events.append("value \($0)")
+                return .none
+            },
+            receiveCompletion: { _ in events.append("completion") })
+        (1...3).publisher.subscribe(subscriber)
+        subscription?.request(.max(1))
+        XCTAssertEqual(events, ["subscription", "value 1", "requested"])
+    }
+
+    func testRequestingNoneDoesNothing() {
         let recorder = RecordingSubscriber<Int, Never>(demand: .none)
-        [4, 5].publisher.subscribe(recorder)
-        let subscription = recorder.subscription
+        (1...3).publisher.subscribe(recorder)
+        recorder.request(.none)
+        XCTAssertEqual(recorder.events, [.subscription])
+        recorder.request(.max(2))
+        recorder.request(.none)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2)])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    }
+
+    func testDescriptionAndMirrorNameTheSequenceUntilTheStreamEnds() {
+        var subscription: (any Subscription)?
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription = $0 }, receiveValue: { _ in .none }, receiveCompletion: { _ in })
+        [4, 5].publisher.subscribe(subscriber)
         XCTAssertEqual(subscription.map { String(describing: $0) }, "[4, 5]")
-        XCTAssertEqual(subscription.map { Mirror(reflecting: $0).children.first?.label }, "sequence")
-        recorder.cancel()
+        XCTAssertEqual(subscription.map(mirrorSummary), ["sequence: [4, 5]"])
+        XCTAssertNil(subscription.flatMap { Mirror(reflecting: $0).superclassMirror })
+        subscription?.request(.max(2))
+        XCTAssertEqual(subscription.map { String(describing: $0) }, "Sequence", "finished")
+        XCTAssertEqual(subscription.map(mirrorSummary), ["sequence: []"])
+
+        [6].publisher.subscribe(subscriber)
+        subscription?.cancel()
+        XCTAssertEqual(subscription.map { String(describing: $0) }, "Sequence", "cancelled")
+        XCTAssertEqual(subscription.map(mirrorSummary), ["sequence: []"])
     }
 }

@@ -164,8 +164,8 @@ extension Publishers.Sequence where Elements: Collection {
 
     /// Publishes, as a new sequence publisher, the elements at the indices in `range`.
     ///
-    /// The slice is taken now, once; indices of `range` outside the collection are ignored, as
-    /// `output(in:)` ignores positions past the end of any other publisher.
+    /// The slice is taken now, once, with the collection's own subscript, as Combine takes it:
+    /// a range the collection does not have is the collection's to reject (an array traps).
     /// - Parameter range: The indices of the collection whose elements to publish.
     /// - Returns: A sequence publisher of those elements, with the same failure type.
     @inlinable
@@ -173,11 +173,10 @@ extension Publishers.Sequence where Elements: Collection {
         .init(sequence: elements(in: range))
     }
 
-    /// The elements at those indices of `range` that the collection has, for both `output(in:)`
-    /// forms: clamping rather than trapping keeps them as forgiving as the operator they fuse.
+    /// The elements at the indices of `range`, for both `output(in:)` forms.
     @inlinable
     internal func elements(in range: Range<Elements.Index>) -> [Output] {
-        Array(sequence[range.clamped(to: sequence.startIndex..<sequence.endIndex)])
+        Array(sequence[range])
     }
 }
 
@@ -211,7 +210,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
     }
 
     /// The random-access form of `output(in:)` that Combine declares: the elements at the
-    /// indices in `range` that the collection has, sliced now, once.
+    /// indices in `range`, sliced now, once.
     /// - Parameter range: The indices of the collection whose elements to publish.
     /// - Returns: A sequence publisher of those elements, with the same failure type.
     @inlinable

@@ -185,6 +185,18 @@ internal struct UpstreamLink: ~Copyable, @unchecked Sendable {
         }
     }
 
+    /// Ends the stream if it is subscribed; before the subscription and after the end, does
+    /// nothing.
+    /// - Returns: The upstream subscription when this call ended the stream.
+    @inlinable
+    func terminateIfSubscribed() -> (any Subscription)? {
+        state.withLock { state in
+            guard case .subscribed(let upstream) = state else { return nil }
+            state = .terminal
+            return upstream
+        }
+    }
+
     /// Ends the stream.
     /// - Returns: Whether this call ended it, and the upstream subscription if there was one
     ///   (which the caller cancels when the downstream ended the stream).

@@ -66,6 +66,14 @@ extension Publishers {
 extension Publishers.SubscribeOn {
     /// The subscription: values pass straight through; requests and cancels hop to the
     /// scheduler before they reach the upstream.
+    ///
+    /// As in Combine: the subscriber is held for the subscription's life; a value or a completion
+    /// before the upstream's subscription, and a cancel before it, are ignored; a request is
+    /// passed on as it is, `.none` included; each scheduled request or cancel holds the
+    /// subscription until it has run, and a request already scheduled still reaches the upstream
+    /// when a cancel follows it. Requests reach the upstream one at a time (``DownstreamTurn``),
+    /// and a request made from inside the upstream's `request` on the same thread traps, as
+    /// Combine's does (its lock there is not recursive).
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -74,10 +82,12 @@ extension Publishers.SubscribeOn {
         @usableFromInline let link = UpstreamLink()
         @usableFromInline let scheduler: Context
         @usableFromInline let options: Context.SchedulerOptions?
-        /// The upstream's serial path only; `nil` once released.
-        @usableFromInline var downstream: Downstream?
-        /// Lets a cancel from outside and the serial path agree on who releases `downstream`.
+        /// Held for the subscription's life, as Combine holds it.
+        @usableFromInline let downstream: Downstream
+        /// Tells the serial path, without a lock, whether the stream is subscribed and not over.
         @usableFromInline let gate = DeliveryGate()
+        /// Whose turn it is to request from the upstream.
+        @usableFromInline let requesting = DownstreamTurn()
 
         @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -98,50 +108,45 @@ extension Publishers.SubscribeOn {
                 return
             }
             gate.open()
-            downstream?.receive(subscription: self)
-            if gate.leave() {
-                downstream = nil
-            }
+            downstream.receive(subscription: self)
+            _ = gate.leave()
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard gate.enter("SubscribeOn"), let downstream else { return .none }
+            guard gate.enterIfSubscribed() else { return .none }
             let demand = downstream.receive(input)
-            if gate.leave() {
-                self.downstream = nil
-                return .none
-            }
-            return demand
+            return gate.leave() ? .none : demand
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard link.terminate().ended else { return }
+            guard link.terminateIfSubscribed() != nil else { return }
             gate.stopFromSerialPath()
-            let downstream = self.downstream
-            self.downstream = nil
-            downstream?.receive(completion: completion)
+            downstream.receive(completion: completion)
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Demand must not be zero: SubscribeOn was asked for .none")
             guard let upstream = link.upstream else { return }
             scheduler.schedule(options: options) {
-                upstream.request(demand)
+                self.requestUpstream(upstream, demand)
             }
         }
 
         @inlinable
+        func requestUpstream(_ upstream: any Subscription, _ demand: Subscribers.Demand) {
+            let took = requesting.run { upstream.request(demand) }
+            precondition(
+                took, "SubscribeOn was asked for demand from inside its upstream's request, which Combine traps on")
+        }
+
+        @inlinable
         func cancel() {
-            let (ended, upstream) = link.terminate()
-            guard ended, let upstream else { return }
-            if gate.stopFromOutside() {
-                downstream = nil
-            }
+            guard let upstream = link.terminateIfSubscribed() else { return }
+            _ = gate.stopFromOutside()
             scheduler.schedule(options: options) {
-                upstream.cancel()
+                withExtendedLifetime(self) { upstream.cancel() }
             }
         }
 
