@@ -17,6 +17,16 @@ package enum StepVerdict {
     case fail(any Error)
 }
 
+/// How a ``StepRelay`` shows itself in a mirror, as its operator's subscription does in Combine.
+@usableFromInline
+package enum StepReflection: Sendable {
+    /// No children.
+    case plain
+    /// `downstream` and `last`, the element a duplicate is compared with
+    /// (`removeDuplicates`, `tryRemoveDuplicates`).
+    case downstreamAndLast
+}
+
 /// How a ``StepRelay`` turns the downstream's demand into demand towards the upstream.
 @usableFromInline
 package enum DemandPolicy: Sendable {
@@ -53,7 +63,7 @@ package enum DemandPolicy: Sendable {
 
 /// The subscription behind the operators that look at each value once and decide, with a
 /// ``StepVerdict``, whether to pass it, drop it, or end the stream: `output(in:)`/`prefix(_:)`,
-/// `prefix(while:)`, `dropFirst`, `drop(while:)` and their `try` forms.
+/// `prefix(while:)`, `dropFirst`, `drop(while:)`, `removeDuplicates` and their `try` forms.
 ///
 /// Who ends the stream (the upstream's completion, a verdict, or the downstream's `cancel` from
 /// any thread) is decided under the `control` lock. The downstream and the step belong to the
@@ -142,6 +152,9 @@ where Downstream.Input == Input {
     package let name: StaticString
 
     @usableFromInline
+    package let reflection: StepReflection
+
+    @usableFromInline
     package let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
     @usableFromInline
@@ -153,18 +166,20 @@ where Downstream.Input == Input {
     ///   - policy: How downstream demand becomes upstream demand.
     ///   - finishesAtOnce: Finish right after handing the downstream its subscription.
     ///   - beforeSubscription: What a signal before the upstream's subscription does.
+    ///   - reflection: Which children the mirror shows.
     ///   - mapFailure: Turns an upstream failure into the downstream's failure type.
     ///   - mapThrown: Turns an error a `try` step threw into the downstream's failure type.
     ///   - step: Decides what to do with each upstream value; runs on the serial path.
     @inlinable
     package init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
-        beforeSubscription: BeforeSubscription = .ignore,
+        beforeSubscription: BeforeSubscription = .ignore, reflection: StepReflection = .plain,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
         mapThrown: @escaping (any Error) -> Downstream.Failure,
         step: @escaping Step
     ) {
         self.name = name
+        self.reflection = reflection
         self.policy = Locked(policy)
         if case .capped = policy { policesReturnedDemand = true } else { policesReturnedDemand = false }
         self.finishesAtOnce = finishesAtOnce
@@ -317,9 +332,18 @@ where Downstream.Input == Input {
     @usableFromInline
     package var description: String { "\(name)" }
 
-    /// No children: the downstream belongs to the serial path and cannot be read from here.
+    /// Combine's children. The remembered element belongs to the serial path, which compares
+    /// without a lock, so `last` cannot be read from here and shows `nil`, as before the first
+    /// element.
     @usableFromInline
-    package var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror {
+        switch reflection {
+        case .plain:
+            return Mirror(self, children: [:])
+        case .downstreamAndLast:
+            return Mirror(self, children: ["downstream": downstream, "last": Input?.none as Any])
+        }
+    }
 
     @usableFromInline
     package var playgroundDescription: Any { description }
@@ -330,11 +354,12 @@ extension StepRelay where Downstream.Failure == UpstreamFailure {
     @inlinable
     package convenience init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
-        beforeSubscription: BeforeSubscription = .ignore, step: @escaping Step
+        beforeSubscription: BeforeSubscription = .ignore, reflection: StepReflection = .plain,
+        step: @escaping Step
     ) {
         self.init(
             name: name, downstream: downstream, policy: policy, finishesAtOnce: finishesAtOnce,
-            beforeSubscription: beforeSubscription, mapFailure: { $0 },
+            beforeSubscription: beforeSubscription, reflection: reflection, mapFailure: { $0 },
             mapThrown: { error in preconditionFailure("\(name) has no throwing step, yet \(error) was thrown") },
             step: step)
     }
@@ -345,10 +370,11 @@ extension StepRelay where Downstream.Failure == any Error {
     @inlinable
     package convenience init(
         name: StaticString, downstream: Downstream, policy: DemandPolicy,
-        beforeSubscription: BeforeSubscription = .ignore, throwingStep: @escaping Step
+        beforeSubscription: BeforeSubscription = .ignore, reflection: StepReflection = .plain,
+        throwingStep: @escaping Step
     ) {
         self.init(
             name: name, downstream: downstream, policy: policy, beforeSubscription: beforeSubscription,
-            mapFailure: { $0 }, mapThrown: { $0 }, step: throwingStep)
+            reflection: reflection, mapFailure: { $0 }, mapThrown: { $0 }, step: throwingStep)
     }
 }
