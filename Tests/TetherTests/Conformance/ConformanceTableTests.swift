@@ -634,7 +634,7 @@ final class ConformanceTableTests: TetherTestCase {
                 "Publishers.Delay", elements: 5, options: .tether(),
                 make: { recorded(5).delay(for: 1, scheduler: immediate) },
                 failing: { recorded(2, thenFails: true).delay(for: 1, scheduler: immediate) }),
-            .cold("Publishers.MeasureInterval", elements: 5, options: .tether()) {
+            .cold("Publishers.MeasureInterval", elements: 5, options: .tether(keepsSubscriber: true)) {
                 (0..<5).publisher.measureInterval(using: immediate)
             },
             // Debounce and throttle ignore request(.none), as Combine's do.
