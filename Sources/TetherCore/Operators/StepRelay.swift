@@ -34,8 +34,6 @@ package enum DemandPolicy: Sendable {
     case passThrough
     /// At most `remaining` more values in all: requests and returned demand are capped.
     case capped(remaining: Int)
-    /// The first request carries `extra` more, for values the operator will drop.
-    case extraOnFirst(Int)
     /// Nothing more goes upstream.
     case satisfied
 
@@ -51,10 +49,6 @@ package enum DemandPolicy: Sendable {
             let granted = demand.max.map { Swift.min($0, remaining) } ?? remaining
             self = granted == remaining ? .satisfied : .capped(remaining: remaining - granted)
             return granted > 0 ? .max(granted) : nil
-        case .extraOnFirst(let extra):
-            guard isRequest else { return demand }
-            self = .passThrough
-            return demand + extra
         case .satisfied:
             return nil
         }
@@ -63,7 +57,7 @@ package enum DemandPolicy: Sendable {
 
 /// The subscription behind the operators that look at each value once and decide, with a
 /// ``StepVerdict``, whether to pass it, drop it, or end the stream: `output(in:)`/`prefix(_:)`,
-/// `prefix(while:)`, `dropFirst`, `drop(while:)`, `removeDuplicates` and their `try` forms.
+/// `prefix(while:)`, `drop(while:)`, `removeDuplicates` and their `try` forms.
 ///
 /// Who ends the stream (the upstream's completion, a verdict, or the downstream's `cancel` from
 /// any thread) is decided under the `control` lock. The downstream and the step belong to the

@@ -76,6 +76,60 @@ final class OutputDropTests: TetherTestCase {
         XCTAssertEqual(recorder.subscriptionDescriptions, ["Drop"])
     }
 
+    func testDropGathersRequestsUntilTheUpstreamSubscribesAndLetsGoOfItOnCompletion() {
+        let publisher = ManualPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(10), demandPerValue: { _ in .max(3) })
+        publisher.dropFirst(2).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription])
+        XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none)
+        let first = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: first)
+        let second = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: second)
+        XCTAssertEqual(publisher.subscriber?.receive(2), Subscribers.Demand.none)
+        XCTAssertEqual(publisher.subscriber?.receive(3), .max(3))
+        publisher.subscriber?.receive(completion: .finished)
+        publisher.subscriber?.receive(completion: .failure(TestError(id: 1)))
+        let drop = publisher.given as? any Subscription
+        drop?.cancel()
+        drop?.request(.max(4))
+        drop?.request(.max(5))
+        let third = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: third)
+        XCTAssertEqual(publisher.subscriber?.receive(4), .max(3))
+        XCTAssertEqual(
+            recorder.events,
+            [
+                .subscription, .value(3), .completion(.finished), .completion(.failure(TestError(id: 1))), .value(4),
+            ])
+        XCTAssertEqual(first.events, [.requested(.max(11))])
+        XCTAssertEqual(second.events, [.cancelled])
+        XCTAssertEqual(third.events, [.requested(.max(9))])
+        publisher.release()
+    }
+
+    func testDropPassesOnSignalsThatComeBeforeTheSubscription() {
+        let publisher = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none, demandPerValue: { _ in .max(4) })
+        publisher.dropFirst(0).subscribe(recorder)
+        XCTAssertEqual(publisher.subscriber?.receive(1), .max(4))
+        publisher.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        publisher.release()
+    }
+
+    func testDropCancelLetsGoOfTheUpstreamOnce() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        publisher.dropFirst().subscribe(recorder)
+        recorder.cancel()
+        recorder.request(.unlimited)
+        recorder.cancel()
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .cancelled])
+        XCTAssertEqual(recorder.events, [.subscription])
+        publisher.releaseSubscribers()
+    }
+
     func testDropWhileReplacesDroppedElementsAndStopsAskingAfterFalse() {
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
@@ -182,7 +236,6 @@ final class OutputDropTests: TetherTestCase {
         }
         check("DropWhile") { $0.drop { _ in true } }
         check("TryDropWhile") { $0.tryDrop { _ in true }.catch { _ in Empty() } }
-        check("Drop") { $0.dropFirst(2) }
         check("Output") { $0.prefix(Int.max) }
     }
 }
