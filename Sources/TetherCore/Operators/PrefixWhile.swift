@@ -42,7 +42,7 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     StepRelay<Output, Failure, S>(
-                        name: "PrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap
+                        name: "PrefixWhile", downstream: subscriber, beforeSubscription: .trap
                     ) {
                         predicate($0) ? .pass : .finish
                     })

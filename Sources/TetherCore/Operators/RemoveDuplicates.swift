@@ -44,7 +44,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: StepRelay<Output, Failure, S>(
-                    name: "RemoveDuplicates", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap,
+                    name: "RemoveDuplicates", downstream: subscriber, beforeSubscription: .trap,
                     reflection: .downstreamAndLast, step: StepVerdict.removingDuplicates(by: predicate)))
         }
     }

@@ -44,7 +44,7 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     StepRelay<Output, Upstream.Failure, S>(
-                        name: "TryPrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap
+                        name: "TryPrefixWhile", downstream: subscriber, beforeSubscription: .trap
                     ) { value in
                         do { return try predicate(value) ? .pass : .finish } catch { return .fail(error) }
                     })

@@ -46,7 +46,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: StepRelay<Output, Upstream.Failure, S>(
-                    name: "TryRemoveDuplicates", downstream: subscriber, policy: .passThrough,
+                    name: "TryRemoveDuplicates", downstream: subscriber,
                     beforeSubscription: .trap, reflection: .downstreamAndLast,
                     throwingStep: StepVerdict.removingDuplicates(by: predicate)))
         }

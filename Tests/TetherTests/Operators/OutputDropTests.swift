@@ -3,7 +3,7 @@ import TetherTesting
 import XCTest
 
 final class OutputDropTests: TetherTestCase {
-    func testPrefixCapsDemandAndFinishesAfterTheLastElement() {
+    func testPrefixPassesRequestsOnAndFinishesAfterTheLastElement() {
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(demand: .unlimited)
         publisher.prefix(2).subscribe(recorder)
@@ -13,21 +13,21 @@ final class OutputDropTests: TetherTestCase {
         XCTAssertEqual(publisher.send(3), [.none])
 
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
-        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(2)), .cancelled])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["Output"])
     }
 
-    func testPrefixCapsReturnedDemandAndLaterRequests() {
+    func testPrefixPassesReturnedDemandAndLaterRequestsOn() {
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(demand: .max(1), demandPerValue: { _ in .max(5) })
         publisher.prefix(3).subscribe(recorder)
 
-        XCTAssertEqual(publisher.send(1), [.max(2)])
+        XCTAssertEqual(publisher.send(1), [.max(5)])
         recorder.request(.max(4))
 
-        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1))])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .requested(.max(4))])
         recorder.cancel()
-        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .cancelled])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .requested(.max(4)), .cancelled])
     }
 
     func testPrefixZeroFinishesAtOnceAndCancelsUpstream() {
@@ -36,7 +36,26 @@ final class OutputDropTests: TetherTestCase {
         publisher.prefix(0).subscribe(recorder)
 
         XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
-        XCTAssertEqual(publisher.subscription?.events, [.cancelled])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
+    }
+
+    func testOutputCountsAndDeliversValuesBeforeTheSubscriptionAndAfterTheEnd() {
+        let publisher = ManualPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .none, demandPerValue: { _ in .max(3) })
+        publisher.output(in: 1..<4).subscribe(recorder)
+        publisher.subscriber?.receive(completion: .failure(TestError(id: 1)))
+        XCTAssertEqual(publisher.subscriber?.receive(10), .max(1))
+        XCTAssertEqual(publisher.subscriber?.receive(11), .max(3))
+        let subscription = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: subscription)
+        recorder.cancel()
+        XCTAssertEqual(publisher.subscriber?.receive(12), .max(3))
+        XCTAssertEqual(publisher.subscriber?.receive(13), .max(3))
+        XCTAssertEqual(publisher.subscriber?.receive(14), Subscribers.Demand.none)
+        publisher.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(recorder.events, [.value(11), .subscription, .value(12), .value(13)])
+        XCTAssertEqual(subscription.events, [.cancelled])
+        publisher.release()
     }
 
     func testOutputAtDropsEarlierElementsWithReplacementDemandThenCancels() {
@@ -236,6 +255,5 @@ final class OutputDropTests: TetherTestCase {
         }
         check("DropWhile") { $0.drop { _ in true } }
         check("TryDropWhile") { $0.tryDrop { _ in true }.catch { _ in Empty() } }
-        check("Output") { $0.prefix(Int.max) }
     }
 }

@@ -77,14 +77,7 @@ extension Publishers.MeasureInterval {
     where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
 
-        @usableFromInline
-        internal enum Link {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
-        @usableFromInline let link = Locked(Link.awaitingSubscription)
+        @usableFromInline let link = UpstreamLink()
         @usableFromInline let gate = DeliveryGate()
         /// Held for the subscription's whole life, as Combine holds it.
         @usableFromInline let downstream: Downstream
@@ -107,12 +100,7 @@ extension Publishers.MeasureInterval {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = link.withLock { link -> Bool in
-                guard case .awaitingSubscription = link else { return false }
-                link = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard link.attach(subscription) else {
                 subscription.cancel()
                 return
             }
@@ -138,12 +126,7 @@ extension Publishers.MeasureInterval {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             // Combine ignores a completion before the subscription and after the end.
-            let ends = link.withLock { link -> Bool in
-                guard case .subscribed = link else { return false }
-                link = .terminal
-                return true
-            }
-            guard ends else { return }
+            guard link.endIfSubscribed() != nil else { return }
             gate.stopFromSerialPath()
             downstream.receive(completion: completion)
         }
@@ -152,20 +135,14 @@ extension Publishers.MeasureInterval {
         /// and after the end it does nothing.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            guard case .subscribed(let upstream) = link.withLock({ $0 }) else { return }
-            upstream.request(demand)
+            link.upstream?.request(demand)
         }
 
         /// Before the subscription it does nothing, as in Combine: the subscription is accepted
         /// when it comes.
         @inlinable
         func cancel() {
-            let upstream = link.withLock { link -> (any Subscription)? in
-                guard case .subscribed(let upstream) = link else { return nil }
-                link = .terminal
-                return upstream
-            }
-            guard let upstream else { return }
+            guard let upstream = link.endIfSubscribed() else { return }
             _ = gate.stopFromOutside()
             upstream.cancel()
         }
