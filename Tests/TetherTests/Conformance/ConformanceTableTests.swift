@@ -68,11 +68,16 @@ struct ConformanceRow {
 extension PublisherConformance.Options {
     /// What Tether's synchronous publishers promise: thread-safe requests and sends,
     /// nothing after `cancel()` returns, and a trap on `request(.none)`.
-    /// - Parameter keepsSubscriber: The subscription holds its subscriber for its whole life, as
-    ///   Combine's operators that are their own downstream's subscription do.
-    static func tether(multicast: Bool = false, keepsSubscriber: Bool = false) -> Self {
+    /// - Parameters:
+    ///   - keepsSubscriber: The subscription holds its subscriber for its whole life, as
+    ///     Combine's operators that are their own downstream's subscription do.
+    ///   - demand: How the publisher counts demand.
+    static func tether(
+        multicast: Bool = false, keepsSubscriber: Bool = false, demand: DemandAccounting = .counted
+    ) -> Self {
         Self(
-            zeroDemand: .traps, multicast: multicast, concurrentSignals: true, cancellation: .immediate,
+            zeroDemand: .traps, demand: demand, multicast: multicast, concurrentSignals: true,
+            cancellation: .immediate,
             subscriberRelease: keepsSubscriber ? .withTheSubscription : .onCancelAndCompletion)
     }
 }
@@ -563,7 +568,8 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.CollectByCount", elements: 3, options: .tether(keepsSubscriber: true)) {
                 (0..<8).publisher.collect(3)
             },
-            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether()) {
+            // Asks its upstream for everything, as Combine's does, so values ignore the demand.
+            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether(demand: .uncounted)) {
                 (0..<5).publisher.replaceEmpty(with: 9)
             }.holdingTheSubscriber(),
             .cold("Publishers.ReplaceEmpty", "empty", elements: 1, options: .tether()) {
