@@ -2,12 +2,17 @@ extension Publishers {
     /// A publisher that omits a specified number of elements before republishing later
     /// elements.
     ///
-    /// The subscriber's first request goes upstream with ``count`` more added, for the elements
-    /// to omit; later requests and returned demand pass through unchanged. Failures pass through
-    /// as `Upstream.Failure`. Signals go out on the thread that delivers the upstream's signal.
+    /// As in Combine, the subscriber gets the operator's own subscription before the upstream is
+    /// subscribed to. What it requests before the upstream's subscription comes is gathered and
+    /// asked for, with ``count`` more for the elements to omit, when it comes; later requests and
+    /// returned demand pass through unchanged. Failures pass through as `Upstream.Failure`.
+    /// Signals go out on the thread that delivers the upstream's signal.
     ///
-    /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
-    /// comes before the upstream's subscription is ignored.
+    /// Values and completions always go through, as in Combine: one that comes before the
+    /// upstream's subscription or after a completion is counted or delivered like any other. A
+    /// completion or a `cancel` lets go of the upstream's subscription, after which requests are
+    /// gathered again and a new subscription from the upstream is taken up; while one is held, a
+    /// second is cancelled. A negative ``count`` traps when the upstream's subscription comes.
     public struct Drop<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -28,27 +33,113 @@ extension Publishers {
         ///   - count: The number of elements to drop; must not be negative.
         @inlinable
         public init(upstream: Upstream, count: Int) {
-            precondition(count >= 0, "Publishers.Drop needs a non-negative count, got \(count)")
             self.upstream = upstream
             self.count = count
         }
 
-        /// Attaches `subscriber` through a subscription described as "Drop".
+        /// Hands `subscriber` a subscription described as "Drop", then attaches it upstream.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let count = self.count
-            // The step runs only on the upstream's serial path, so the counter needs no lock.
-            var dropped = 0
-            upstream.receive(
-                subscriber:
-                    StepRelay<Output, Failure, S>(name: "Drop", downstream: subscriber, policy: .extraOnFirst(count)) {
-                        _ in
-                        guard dropped < count else { return .pass }
-                        dropped += 1
-                        return .skip
-                    })
+            let inner = Inner(downstream: subscriber, count: count)
+            subscriber.receive(subscription: inner)
+            upstream.receive(subscriber: inner)
         }
+    }
+}
+
+extension Publishers.Drop {
+    /// The operator's own subscription. The upstream's subscription and the requests gathered
+    /// while there is none are under `link`; the count of elements still to omit belongs to the
+    /// upstream's serial signal path, so a value takes no lock, as in Combine.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Upstream.Output
+
+        @usableFromInline
+        internal struct Link {
+            /// `nil` before the subscription, and again after a completion or a `cancel`.
+            @usableFromInline var upstream: (any Subscription)?
+            /// Requested while there was no upstream subscription.
+            @usableFromInline var gathered = Subscribers.Demand.none
+
+            @inlinable
+            init() {}
+        }
+
+        @usableFromInline let link = Locked(Link())
+        /// Held for the subscription's whole life, as Combine holds it.
+        @usableFromInline let downstream: Downstream
+        /// Serial path only: the elements still to omit.
+        @usableFromInline var remaining: Int
+
+        @inlinable
+        init(downstream: Downstream, count: Int) {
+            self.downstream = downstream
+            remaining = count
+            Ledger.enter(self)
+        }
+
+        deinit {
+            Ledger.leave(self)
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            let remaining = self.remaining
+            let demand = link.withLock { link -> Subscribers.Demand? in
+                guard link.upstream == nil else { return nil }
+                precondition(remaining >= 0, "Publishers.Drop needs a non-negative count, got \(remaining)")
+                link.upstream = subscription
+                defer { link.gathered = .none }
+                return link.gathered + remaining
+            }
+            guard let demand else {
+                subscription.cancel()
+                return
+            }
+            if demand > 0 { subscription.request(demand) }
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard remaining <= 0 else {
+                remaining -= 1
+                return .none
+            }
+            return downstream.receive(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            link.withLock { $0.upstream = nil }
+            downstream.receive(completion: completion)
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: Drop was asked for .none")
+            let upstream = link.withLock { link -> (any Subscription)? in
+                if link.upstream == nil { link.gathered += demand }
+                return link.upstream
+            }
+            upstream?.request(demand)
+        }
+
+        @inlinable
+        func cancel() {
+            let upstream = link.withLock { link -> (any Subscription)? in
+                defer { link.upstream = nil }
+                return link.upstream
+            }
+            upstream?.cancel()
+        }
+
+        @usableFromInline var description: String { "Drop" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

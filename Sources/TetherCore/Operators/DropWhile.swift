@@ -43,7 +43,7 @@ extension Publishers {
             var dropping = true
             upstream.receive(
                 subscriber:
-                    StepRelay<Output, Failure, S>(name: "DropWhile", downstream: subscriber, policy: .passThrough) {
+                    StepRelay<Output, Failure, S>(name: "DropWhile", downstream: subscriber) {
                         value in
                         if dropping, predicate(value) { return .skipAndReplace }
                         dropping = false

@@ -3,14 +3,16 @@ extension Publishers {
     /// elements.
     ///
     /// Elements before the range are dropped, each replaced by a demand of one towards the
-    /// upstream; elements in the range are delivered. Demand towards the upstream is what the
-    /// subscriber requests, capped at the number of elements the range still holds. After the
-    /// last element of the range it cancels the upstream and finishes; an empty range finishes
-    /// as soon as the subscriber has its subscription. Failures pass through as
+    /// upstream; elements in the range are delivered, and the demand the subscriber returns for
+    /// them goes back. The subscriber's requests pass through unchanged, as in Combine. After
+    /// the last element of the range it cancels the upstream and finishes; an empty range
+    /// finishes as soon as the subscriber has its subscription. Failures pass through as
     /// `Upstream.Failure`. Signals go out on the thread that delivers the upstream's signal.
     ///
-    /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
-    /// comes before the upstream's subscription is ignored.
+    /// As in Combine, values are counted against the range and delivered whenever they come,
+    /// even before the upstream's subscription or after the end; a completion, a request or a
+    /// `cancel` that comes before the upstream's subscription is ignored, and so is a completion
+    /// after the end. A second subscription from the upstream is cancelled.
     public struct Output<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -39,20 +41,93 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let range = self.range
-            let policy: DemandPolicy = range.upperBound == Int.max ? .passThrough : .capped(remaining: range.count)
-            // The step runs only on the upstream's serial path, so the index needs no lock.
-            var index = 0
-            upstream.receive(
-                subscriber:
-                    StepRelay<Output, Failure, S>(
-                        name: "Output", downstream: subscriber, policy: policy, finishesAtOnce: range.isEmpty
-                    ) { _ in
-                        defer { index += 1 }
-                        if index < range.lowerBound { return .skipAndReplace }
-                        return index + 1 == range.upperBound ? .passAndFinish : .pass
-                    })
+            upstream.receive(subscriber: Inner(downstream: subscriber, range: range))
         }
+    }
+}
+
+extension Publishers.Output {
+    /// The operator's own subscription. Who ends the stream is decided under `link`; the
+    /// counts of elements before and in the range belong to the upstream's serial signal path,
+    /// so a value takes no lock, as in Combine.
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Upstream.Output
+
+        @usableFromInline let link = UpstreamLink()
+        /// Held for the subscription's whole life, as Combine holds it.
+        @usableFromInline let downstream: Downstream
+        /// Serial path only: the elements still to drop before the range.
+        @usableFromInline var untilStart: Int
+        /// Serial path only: the elements the range still holds.
+        @usableFromInline var remaining: Int
+        @usableFromInline let isEmptyRange: Bool
+
+        @inlinable
+        init(downstream: Downstream, range: CountableRange<Int>) {
+            self.downstream = downstream
+            untilStart = range.lowerBound
+            remaining = range.count
+            isEmptyRange = range.isEmpty
+            Ledger.enter(self)
+        }
+
+        deinit {
+            Ledger.leave(self)
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            guard link.attach(subscription) else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+            if isEmptyRange { finish() }
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            if untilStart > 0 {
+                untilStart -= 1
+                return .max(1)
+            }
+            guard remaining > 0 else { return .none }
+            remaining -= 1
+            let demand = downstream.receive(input)
+            if remaining == 0 { finish() }
+            return demand
+        }
+
+        /// Cancels the upstream and finishes, unless the stream has ended or not yet begun.
+        @usableFromInline
+        func finish() {
+            guard let upstream = link.endIfSubscribed() else { return }
+            upstream.cancel()
+            downstream.receive(completion: .finished)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            if link.endIfSubscribed() != nil { downstream.receive(completion: completion) }
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "Demand must not be zero: Output was asked for .none")
+            link.upstream?.request(demand)
+        }
+
+        @inlinable
+        func cancel() {
+            link.endIfSubscribed()?.cancel()
+        }
+
+        @usableFromInline var description: String { "Output" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 
@@ -76,9 +151,9 @@ extension Publisher {
 
     /// Publishes elements specified by their range in the sequence of published elements.
     ///
-    /// Demand towards the upstream is capped at the number of elements the range still holds,
-    /// plus one for each element dropped before it. After the last element of the range the
-    /// upstream is cancelled and the publisher finishes.
+    /// Requests pass through unchanged; each element dropped before the range is replaced by a
+    /// demand of one. After the last element of the range the upstream is cancelled and the
+    /// publisher finishes.
     /// - Parameter range: A range that indicates which elements to publish.
     /// - Returns: A publisher that publishes elements specified by a range.
     @inlinable
@@ -88,8 +163,8 @@ extension Publisher {
 
     /// Republishes elements up to the specified maximum count.
     ///
-    /// Demand towards the upstream is what the subscriber requests, capped at the elements still
-    /// to publish; after the last one the upstream is cancelled and the publisher finishes.
+    /// Requests pass through unchanged; after the last element the upstream is cancelled and the
+    /// publisher finishes.
     /// - Parameter maxLength: The maximum number of elements to republish.
     /// - Returns: A publisher that publishes up to the specified number of elements.
     @inlinable

@@ -42,8 +42,7 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     StepRelay<Output, Failure, S>(
-                        name: "PrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap,
-                        mirror: .downstream
+                        name: "PrefixWhile", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
                     ) {
                         predicate($0) ? .pass : .finish
                     })

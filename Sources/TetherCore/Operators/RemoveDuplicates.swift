@@ -3,9 +3,15 @@ extension Publishers {
     ///
     /// Each element is compared with the one received just before it (published or not); a
     /// duplicate is dropped and compensated with a demand of one, so the subscriber's demand
-    /// counts only the elements it receives. The subscription is the upstream's own; failures
-    /// pass through as `Upstream.Failure`. The predicate runs on the thread that delivers the
-    /// upstream value.
+    /// counts only the elements it receives; requests pass through unchanged. Failures pass
+    /// through as `Upstream.Failure`. The predicate runs on the thread that delivers the upstream
+    /// value.
+    ///
+    /// As in Combine, the subscriber gets a subscription of the operator's own, which it holds
+    /// until the subscriber lets go of it; a second subscription from the upstream is cancelled.
+    /// An upstream that sends a value or a completion before its subscription, or a request made
+    /// before then, stops the process; a `cancel` before then cancels the subscription when it
+    /// comes.
     public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -32,59 +38,40 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        /// Attaches `subscriber` through a relay that remembers the previous element.
+        /// Attaches `subscriber` through a subscription described as "RemoveDuplicates".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
+            upstream.receive(
+                subscriber: StepRelay<Output, Failure, S>(
+                    name: "RemoveDuplicates", downstream: subscriber, beforeSubscription: .trap,
+                    mirror: .downstreamAnd { _ in [("last", Output?.none as Any)] },
+                    step: StepVerdict.removingDuplicates(by: predicate)))
         }
     }
 }
 
-extension Publishers.RemoveDuplicates {
-    /// The relay: a class only because the previous element must persist between values. The
-    /// upstream's signals are serial, so it needs no lock.
-    @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let predicate: (Upstream.Output, Upstream.Output) -> Bool
-        @usableFromInline var previous: Upstream.Output?
-
-        @inlinable
-        init(downstream: Downstream, predicate: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
-            self.downstream = downstream
-            self.predicate = predicate
-            Ledger.enter(self)
-        }
-
-        deinit {
-            Ledger.leave(self)
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            defer { previous = input }
-            if let previous, predicate(previous, input) {
-                return .max(1)
+extension StepVerdict {
+    /// The step of `removeDuplicates` and `tryRemoveDuplicates`: an element that `predicate`
+    /// calls a duplicate of the one received just before it (published or not) is dropped and
+    /// replaced by a demand of one; a thrown error ends the stream.
+    ///
+    /// The remembered element lives in the step's context, touched only on the relay's serial
+    /// path, so comparing takes no lock.
+    @inlinable
+    package static func removingDuplicates<Input, PredicateFailure: Error>(
+        by predicate: @escaping (Input, Input) throws(PredicateFailure) -> Bool
+    ) -> (Input) -> StepVerdict {
+        var last: Input?
+        return { input in
+            defer { last = input }
+            guard let previous = last else { return .pass }
+            do {
+                return try predicate(previous, input) ? .skipAndReplace : .pass
+            } catch {
+                return .fail(error)
             }
-            return downstream.receive(input)
         }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        @usableFromInline var description: String { "RemoveDuplicates" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

@@ -17,48 +17,15 @@ package enum StepVerdict {
     case fail(any Error)
 }
 
-/// How a ``StepRelay`` turns the downstream's demand into demand towards the upstream.
-@usableFromInline
-package enum DemandPolicy: Sendable {
-    /// Every request and every returned demand goes upstream unchanged.
-    case passThrough
-    /// At most `remaining` more values in all: requests and returned demand are capped.
-    case capped(remaining: Int)
-    /// The first request carries `extra` more, for values the operator will drop.
-    case extraOnFirst(Int)
-    /// Nothing more goes upstream.
-    case satisfied
-
-    /// The demand to send upstream for `demand`, or `nil` for none.
-    /// - Parameter isRequest: `true` for `request(_:)`, `false` for demand returned from
-    ///   `receive(_:)`, which never counts as the first request.
-    @inlinable
-    package mutating func forward(_ demand: Subscribers.Demand, isRequest: Bool) -> Subscribers.Demand? {
-        switch self {
-        case .passThrough:
-            return demand
-        case .capped(let remaining):
-            let granted = demand.max.map { Swift.min($0, remaining) } ?? remaining
-            self = granted == remaining ? .satisfied : .capped(remaining: remaining - granted)
-            return granted > 0 ? .max(granted) : nil
-        case .extraOnFirst(let extra):
-            guard isRequest else { return demand }
-            self = .passThrough
-            return demand + extra
-        case .satisfied:
-            return nil
-        }
-    }
-}
-
 /// The subscription behind the operators that look at each value once and decide, with a
-/// ``StepVerdict``, whether to pass it, drop it, or end the stream: `output(in:)`/`prefix(_:)`,
-/// `prefix(while:)`, `dropFirst`, `drop(while:)` and their `try` forms.
+/// ``StepVerdict``, whether to pass it, drop it, or end the stream: `prefix(while:)`,
+/// `drop(while:)`, `removeDuplicates` and their `try` forms. Requests and returned demand pass
+/// through unchanged.
 ///
 /// Who ends the stream (the upstream's completion, a verdict, or the downstream's `cancel` from
 /// any thread) is decided under the `control` lock. The downstream and the step belong to the
 /// upstream's serial signal path and are handed over through a ``DeliveryGate``, so a value
-/// takes no lock unless the ``DemandPolicy`` caps returned demand.
+/// takes no lock.
 ///
 /// A signal before the subscription is handled as ``BeforeSubscription`` says, where the
 /// forwarding cases act as `.ignore` (no operator built on it forwards such signals in Combine);
@@ -113,13 +80,6 @@ where Downstream.Input == Input {
     package let control = Locked(Control())
 
     @usableFromInline
-    package let policy: Locked<DemandPolicy>
-
-    /// `true` when returned demand must pass through the policy (a cap).
-    @usableFromInline
-    package let policesReturnedDemand: Bool
-
-    @usableFromInline
     package let gate = DeliveryGate()
 
     /// Held for the relay's whole life, as Combine holds it: a downstream that keeps its
@@ -134,14 +94,10 @@ where Downstream.Input == Input {
     @usableFromInline
     package let beforeSubscription: BeforeSubscription
 
-    /// Finish as soon as the downstream has its subscription (an empty `output(in:)` range).
-    @usableFromInline
-    package let finishesAtOnce: Bool
-
     @usableFromInline
     package let name: StaticString
 
-    /// `.empty` or `.downstream`: the relay keeps no other state to show.
+    /// What the mirror shows.
     @usableFromInline
     package let mirror: RelayMirror
 
@@ -154,8 +110,6 @@ where Downstream.Input == Input {
     /// - Parameters:
     ///   - name: The operator, for `description` and trap messages.
     ///   - downstream: The subscriber to relay to.
-    ///   - policy: How downstream demand becomes upstream demand.
-    ///   - finishesAtOnce: Finish right after handing the downstream its subscription.
     ///   - beforeSubscription: What a signal before the upstream's subscription does.
     ///   - mirror: What the relay's mirror shows.
     ///   - mapFailure: Turns an upstream failure into the downstream's failure type.
@@ -163,7 +117,7 @@ where Downstream.Input == Input {
     ///   - step: Decides what to do with each upstream value; runs on the serial path.
     @inlinable
     package init(
-        name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
+        name: StaticString, downstream: Downstream,
         beforeSubscription: BeforeSubscription = .ignore, mirror: RelayMirror = .empty,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
         mapThrown: @escaping (any Error) -> Downstream.Failure,
@@ -171,9 +125,6 @@ where Downstream.Input == Input {
     ) {
         self.name = name
         self.mirror = mirror
-        self.policy = Locked(policy)
-        if case .capped = policy { policesReturnedDemand = true } else { policesReturnedDemand = false }
-        self.finishesAtOnce = finishesAtOnce
         self.beforeSubscription = beforeSubscription
         self.mapFailure = mapFailure
         self.mapThrown = mapThrown
@@ -201,10 +152,6 @@ where Downstream.Input == Input {
         gate.open()
         if owned != nil {
             downstream.receive(subscription: self)
-            if finishesAtOnce {
-                end(.finished, cancellingUpstream: true, inDelivery: true)
-                return
-            }
         }
         if gate.leave() {
             release()
@@ -219,9 +166,6 @@ where Downstream.Input == Input {
         switch owned.step(input) {
         case .pass:
             demand = downstream.receive(input)
-            if policesReturnedDemand, demand > 0 {
-                demand = policy.withLock { $0.forward(demand, isRequest: false) } ?? .none
-            }
         case .skip:
             break
         case .skipAndReplace:
@@ -298,10 +242,8 @@ where Downstream.Input == Input {
         if case .trap = beforeSubscription, case .awaitingSubscription = phase {
             preconditionFailure("\(name) was asked for demand before its upstream sent the subscription")
         }
-        guard case .subscribed(let upstream) = phase,
-            let forward = policy.withLock({ $0.forward(demand, isRequest: true) })
-        else { return }
-        upstream.request(forward)
+        guard case .subscribed(let upstream) = phase else { return }
+        upstream.request(demand)
     }
 
     @inlinable
@@ -323,12 +265,19 @@ where Downstream.Input == Input {
     @usableFromInline
     package var description: String { "\(name)" }
 
+    /// Combine's children. A step's own state (`removeDuplicates`' remembered element) belongs
+    /// to the serial path, which uses it without a lock, so what the operator adds cannot read
+    /// it from here.
     @usableFromInline
     package var customMirror: Mirror {
-        if case .empty = mirror {
+        switch mirror {
+        case .empty:
             return Mirror(self, children: [:])
+        case .downstream, .coder:
+            return Mirror(self, children: ["downstream": downstream])
+        case .downstreamAnd(let children):
+            return Mirror(self, children: [("downstream", downstream)] + children(()))
         }
-        return Mirror(self, children: ["downstream": downstream])
     }
 
     @usableFromInline
@@ -339,11 +288,12 @@ extension StepRelay where Downstream.Failure == UpstreamFailure {
     /// A relay for an operator whose step never throws: failures pass through unchanged.
     @inlinable
     package convenience init(
-        name: StaticString, downstream: Downstream, policy: DemandPolicy, finishesAtOnce: Bool = false,
-        beforeSubscription: BeforeSubscription = .ignore, mirror: RelayMirror = .empty, step: @escaping Step
+        name: StaticString, downstream: Downstream,
+        beforeSubscription: BeforeSubscription = .ignore, mirror: RelayMirror = .empty,
+        step: @escaping Step
     ) {
         self.init(
-            name: name, downstream: downstream, policy: policy, finishesAtOnce: finishesAtOnce,
+            name: name, downstream: downstream,
             beforeSubscription: beforeSubscription, mirror: mirror, mapFailure: { $0 },
             mapThrown: { error in preconditionFailure("\(name) has no throwing step, yet \(error) was thrown") },
             step: step)
@@ -354,11 +304,12 @@ extension StepRelay where Downstream.Failure == any Error {
     /// A relay for a `try` operator: upstream failures and thrown errors become `any Error`.
     @inlinable
     package convenience init(
-        name: StaticString, downstream: Downstream, policy: DemandPolicy,
-        beforeSubscription: BeforeSubscription = .ignore, mirror: RelayMirror = .empty, throwingStep: @escaping Step
+        name: StaticString, downstream: Downstream,
+        beforeSubscription: BeforeSubscription = .ignore, mirror: RelayMirror = .empty,
+        throwingStep: @escaping Step
     ) {
         self.init(
-            name: name, downstream: downstream, policy: policy, beforeSubscription: beforeSubscription,
+            name: name, downstream: downstream, beforeSubscription: beforeSubscription,
             mirror: mirror, mapFailure: { $0 }, mapThrown: { $0 }, step: throwingStep)
     }
 }

@@ -44,7 +44,7 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     StepRelay<Output, Upstream.Failure, S>(
-                        name: "TryDropWhile", downstream: subscriber, policy: .passThrough
+                        name: "TryDropWhile", downstream: subscriber
                     ) { value in
                         guard dropping else { return .pass }
                         do {

@@ -44,8 +44,7 @@ extension Publishers {
             upstream.receive(
                 subscriber:
                     StepRelay<Output, Upstream.Failure, S>(
-                        name: "TryPrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap,
-                        mirror: .downstream
+                        name: "TryPrefixWhile", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
                     ) { value in
                         do { return try predicate(value) ? .pass : .finish } catch { return .fail(error) }
                     })

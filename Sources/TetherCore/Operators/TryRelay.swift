@@ -1,5 +1,5 @@
 /// The subscription behind ``Publishers/TryMap``, ``Publishers/TryFilter``,
-/// ``Publishers/TryCompactMap``, ``Publishers/TryScan``, ``Publishers/TryRemoveDuplicates``,
+/// ``Publishers/TryCompactMap``, ``Publishers/TryScan``,
 /// ``Publishers/Encode`` and ``Publishers/Decode``: one state machine for every operator whose
 /// closure may throw.
 ///

@@ -6,7 +6,8 @@ extension Publishers {
     /// compensated with a demand of one. If the closure throws, the publisher cancels the
     /// upstream and fails with the thrown error; it delivers nothing after that. Upstream
     /// failures are republished as `any Error`. Completion or cancellation releases the
-    /// subscriber, the closure and the remembered element.
+    /// closure and the remembered element; the subscriber is held as long as its subscription,
+    /// as Combine holds it.
     ///
     /// As in Combine, an upstream that sends a value or a completion before its subscription, or
     /// a request made before then, stops the process; a `cancel` before then cancels the
@@ -39,27 +40,16 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        /// Attaches `subscriber` through a `TryRelay` subscription described as
-        /// "TryRemoveDuplicates".
+        /// Attaches `subscriber` through a subscription described as "TryRemoveDuplicates".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let predicate = self.predicate
-            // One remembered element per subscription, touched only on the relay's serial path.
-            var previous: Upstream.Output?
             upstream.receive(
-                subscriber:
-                    TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryRemoveDuplicates", downstream: subscriber, beforeSubscription: .trap,
-                        mirror: .downstreamAnd { _ in [("last", previous as Any)] }
-                    ) {
-                        input in
-                        defer { previous = input }
-                        if let previous, try predicate(previous, input) {
-                            return nil
-                        }
-                        return input
-                    })
+                subscriber: StepRelay<Output, Upstream.Failure, S>(
+                    name: "TryRemoveDuplicates", downstream: subscriber,
+                    beforeSubscription: .trap,
+                    mirror: .downstreamAnd { _ in [("last", Upstream.Output?.none as Any)] },
+                    throwingStep: StepVerdict.removingDuplicates(by: predicate)))
         }
     }
 }

@@ -65,7 +65,7 @@ extension Publishers {
             let ending: StepVerdict = inclusive ? .passAndFinish : .finish
             upstream.receive(
                 subscriber:
-                    StepRelay<Output, Failure, S>(name: "TakeUntil", downstream: subscriber, policy: .passThrough) {
+                    StepRelay<Output, Failure, S>(name: "TakeUntil", downstream: subscriber) {
                         predicate($0) ? ending : .pass
                     })
         }

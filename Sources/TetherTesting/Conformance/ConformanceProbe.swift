@@ -54,7 +54,7 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
     private let log: ViolationLog
     private let initialDemand: Subscribers.Demand
     private let keepsSubscriptionAfterCompletion: Bool
-    private let countsDemand: Bool
+    private let accounting: PublisherConformance.Options.DemandAccounting
     private let holdPerValue: Duration
     private let onValue: ((ConformanceProbe, Int) -> Subscribers.Demand)?
 
@@ -62,8 +62,9 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
 
     /// - Parameters:
     ///   - log: Where violations go.
-    ///   - countsDemand: `false` for a publisher declared to deliver every value once any
-    ///     demand was requested: §1.1 then only flags values before the first request.
+    ///   - accounting: How the publisher is declared to count demand: §1.1 flags every value
+    ///     beyond the demand (`.counted`), only values before the first request
+    ///     (`.uncountedOnceRequested`), or none (`.uncounted`).
     ///   - demand: Requested from inside `receive(subscription:)`; `.none` requests nothing.
     ///   - keepsSubscriptionAfterCompletion: Keep the subscription after the completion, to call
     ///     it afterwards (§1.7, §3.6 checks).
@@ -72,7 +73,7 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
     ///   - onValue: Called with the probe and the 1-based value count; returns the demand.
     init(
         log: ViolationLog,
-        countsDemand: Bool = true,
+        accounting: PublisherConformance.Options.DemandAccounting = .counted,
         demand: Subscribers.Demand,
         keepsSubscriptionAfterCompletion: Bool = false,
         holdPerValue: Duration = .zero,
@@ -81,7 +82,7 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
         self.log = log
         self.initialDemand = demand
         self.keepsSubscriptionAfterCompletion = keepsSubscriptionAfterCompletion
-        self.countsDemand = countsDemand
+        self.accounting = accounting
         self.holdPerValue = holdPerValue
         self.onValue = onValue
     }
@@ -186,7 +187,12 @@ final class ConformanceProbe<Input, Failure: Error>: Subscriber, @unchecked Send
                 log.record("1.7", "a value arrived after the completion (\(completion)).")
             }
             state.values.append(String(describing: input))
-            let bound = countsDemand || state.demanded == .none ? Subscribers.Demand.max(state.values.count) : .none
+            let bound: Subscribers.Demand =
+                switch accounting {
+                case .counted: .max(state.values.count)
+                case .uncountedOnceRequested: state.demanded == .none ? .max(state.values.count) : .none
+                case .uncounted: .none
+                }
             if bound > state.demanded {
                 log.record(
                     "1.1",

@@ -34,14 +34,14 @@ extension PublisherChecker {
         check("subscription comes first, once") { log in
             let source = make()
             let probe = Probe(
-                log: log, countsDemand: !deliversAll, demand: .none, keepsSubscriptionAfterCompletion: true)
+                log: log, accounting: options.demand, demand: .none, keepsSubscriptionAfterCompletion: true)
             source.publisher.subscribe(probe)
             if !eventually({ probe.subscriptionCount > 0 }) {
                 log.record("1.9", "subscribe(_:) never called receive(subscription:).")
             }
             source.emit(elements)
             quiet()
-            if probe.valueCount > 0 {
+            if probe.valueCount > 0, options.demand != .uncounted {
                 log.record("1.1", "\(probe.valueCount) values arrived though the subscriber requested nothing.")
             }
             probe.cancel()
@@ -54,7 +54,7 @@ extension PublisherChecker {
         let demands = Set([1, 2, elements / 2, elements - 1]).filter { $0 >= 1 && $0 < elements }.sorted()
         for demand in demands {
             check("demand of max(\(demand)) is honoured") { log in
-                let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(demand))
+                let probe = Probe(log: log, accounting: options.demand, demand: .max(demand))
                 let source = subscribeAndRun(probe)
                 expect(
                     probe, values: deliversAll ? elements : demand, finishes: false, rule: "1.2", log,
@@ -69,7 +69,7 @@ extension PublisherChecker {
     func checkFewerValuesThenFinished() {
         for demand in [Subscribers.Demand.max(elements + 3), .unlimited] {
             check("demand of \(demand) gives every element, then finished") { log in
-                let probe = Probe(log: log, countsDemand: !deliversAll, demand: demand)
+                let probe = Probe(log: log, accounting: options.demand, demand: demand)
                 let source = subscribeAndRun(probe)
                 if options.termination == .never {
                     expect(probe, values: elements, finishes: true, rule: "1.2", log, "with demand \(demand)")
@@ -101,7 +101,7 @@ extension PublisherChecker {
         let hotFail = make().fail != nil
         guard failing != nil || hotFail || declaredToFail else { return }
         check("failure is signalled") { log in
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .unlimited)
+            let probe = Probe(log: log, accounting: options.demand, demand: .unlimited)
             let source: PublisherUnderTest<P>
             if declaredToFail {
                 source = subscribeAndRun(probe)
@@ -127,7 +127,7 @@ extension PublisherChecker {
     func checkNothingAfterCompletion() {
         check("nothing after the completion") { log in
             let probe = Probe(
-                log: log, countsDemand: !deliversAll, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
+                log: log, accounting: options.demand, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
             let source = subscribeAndRun(probe)
             guard eventually({ probe.completion != nil }) else { return }
             let count = probe.valueCount
@@ -160,7 +160,7 @@ extension PublisherChecker {
         let threads = 4
         let source = make()
         let probe = Probe(
-            log: log, countsDemand: !deliversAll, demand: source.isHot ? .unlimited : .none,
+            log: log, accounting: options.demand, demand: source.isHot ? .unlimited : .none,
             holdPerValue: .milliseconds(1))
         source.publisher.subscribe(probe)
         if source.isHot {
@@ -186,7 +186,7 @@ extension PublisherChecker {
     func checkEverySubscriberSeesTheSameSequence() {
         check("every subscriber sees the same sequence") { log in
             let source = make()
-            let probes = (0..<3).map { _ in Probe(log: log, countsDemand: !deliversAll, demand: .unlimited) }
+            let probes = (0..<3).map { _ in Probe(log: log, accounting: options.demand, demand: .unlimited) }
             for probe in probes { source.publisher.subscribe(probe) }
             source.emitAndFinish(elements)
             if options.termination == .never {
@@ -214,7 +214,7 @@ extension PublisherChecker {
     /// unbounded recursion.
     func checkRequestFromInsideReceive() {
         check("request from inside receive") { log in
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(1)) { probe, _ in
+            let probe = Probe(log: log, accounting: options.demand, demand: .max(1)) { probe, _ in
                 probe.request(.max(1))
                 return .none
             }
@@ -236,7 +236,7 @@ extension PublisherChecker {
     func checkRequestAndCancelAfterCancelAreNoOps() {
         check("request and cancel after cancel are no-ops") { log in
             let source = make()
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(1))
+            let probe = Probe(log: log, accounting: options.demand, demand: .max(1))
             source.publisher.subscribe(probe)
             guard let subscription = probe.subscription else { return }
             probe.cancel()
@@ -261,7 +261,7 @@ extension PublisherChecker {
         let expected = deliversAll ? elements : min(3, elements)
         check("demand is additive: two requests") { log in
             let source = make()
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .none)
+            let probe = Probe(log: log, accounting: options.demand, demand: .none)
             source.publisher.subscribe(probe)
             probe.request(.max(1))
             probe.request(.max(2))
@@ -273,7 +273,7 @@ extension PublisherChecker {
             withExtendedLifetime(source) {}
         }
         check("demand is additive: two requests from inside receive") { log in
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(1)) { probe, count in
+            let probe = Probe(log: log, accounting: options.demand, demand: .max(1)) { probe, count in
                 if count == 1 {
                     probe.request(.max(1))
                     probe.request(.max(1))
@@ -288,7 +288,7 @@ extension PublisherChecker {
             withExtendedLifetime(source) {}
         }
         check("demand is additive: returned from receive") { log in
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(1)) { _, count in
+            let probe = Probe(log: log, accounting: options.demand, demand: .max(1)) { _, count in
                 count == 1 ? .max(2) : .none
             }
             let source = subscribeAndRun(probe)
@@ -304,7 +304,7 @@ extension PublisherChecker {
     func checkCancelStopsSignals() {
         guard elements > 0 else { return }
         check("cancel stops signals") { log in
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .unlimited) { probe, count in
+            let probe = Probe(log: log, accounting: options.demand, demand: .unlimited) { probe, count in
                 if count == 1 { probe.cancel() }
                 return .none
             }
@@ -338,7 +338,7 @@ extension PublisherChecker {
     func checkCancelReleasesTheSubscriber() {
         check("cancel releases the subscriber") { log in
             let source = make()
-            var probe: Probe? = Probe(log: log, countsDemand: !deliversAll, demand: .max(1))
+            var probe: Probe? = Probe(log: log, accounting: options.demand, demand: .max(1))
             weak let released = probe
             var subscription: (any Subscription)?
             if let live = probe {
@@ -361,7 +361,7 @@ extension PublisherChecker {
         check("completion releases the subscriber") { log in
             let source = make()
             var probe: Probe? = Probe(
-                log: log, countsDemand: !deliversAll, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
+                log: log, accounting: options.demand, demand: .unlimited, keepsSubscriptionAfterCompletion: true)
             weak let released = probe
             var subscription: (any Subscription)?
             if let live = probe {
@@ -387,14 +387,14 @@ extension PublisherChecker {
     /// §3.17: demand up to `Int.max`, and cumulative demand beyond it, is honoured.
     func checkLargeDemand() {
         check("demand of max(Int.max)") { log in
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(Int.max))
+            let probe = Probe(log: log, accounting: options.demand, demand: .max(Int.max))
             let source = subscribeAndRun(probe)
             expect(probe, values: elements, finishes: true, rule: "3.17", log, "with demand max(Int.max)")
             probe.cancel()
             withExtendedLifetime(source) {}
         }
         check("cumulative demand beyond Int.max") { log in
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .max(Int.max)) { probe, count in
+            let probe = Probe(log: log, accounting: options.demand, demand: .max(Int.max)) { probe, count in
                 guard count == 1 else { return .none }
                 probe.request(.max(Int.max))
                 return .max(Int.max)
@@ -405,7 +405,7 @@ extension PublisherChecker {
             withExtendedLifetime(source) {}
         }
         check("unlimited demand plus more") { log in
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .unlimited) { probe, count in
+            let probe = Probe(log: log, accounting: options.demand, demand: .unlimited) { probe, count in
                 if count == 1 { probe.request(.max(1)) }
                 return count == 1 ? .max(1) : .none
             }
@@ -420,7 +420,7 @@ extension PublisherChecker {
     func checkZeroDemandIsIgnored() {
         check("request(.none) is ignored") { log in
             let source = make()
-            let probe = Probe(log: log, countsDemand: !deliversAll, demand: .none)
+            let probe = Probe(log: log, accounting: options.demand, demand: .none)
             source.publisher.subscribe(probe)
             probe.request(.none)
             source.emit(elements)

@@ -110,6 +110,10 @@ public enum PublisherConformance {
             /// nothing arrives before the first request; §1.2 and §3.8 expect every element
             /// once any demand arrived; §3.17 only checks that large demand keeps delivering.
             case uncountedOnceRequested
+            /// Every value is delivered whatever the demand, as Combine's `replaceEmpty` does: it
+            /// asks its upstream for `.unlimited` as soon as the subscriber has its subscription.
+            /// §1.1 is not checked; §1.2 and §3.8 expect every element.
+            case uncounted
         }
 
         /// What `request(.none)` does.
@@ -237,7 +241,10 @@ public enum PublisherConformance {
         let log = ViolationLog(check: "request(.none) traps")
         let outcome = trap.run {
             let source = make()
-            let probe = ConformanceProbe<P.Output, P.Failure>(log: log, demand: .none)
+            // The subscription is kept past a completion: a publisher may end at once (one that
+            // asks its upstream for everything), and `request(.none)` must trap all the same.
+            let probe = ConformanceProbe<P.Output, P.Failure>(
+                log: log, demand: .none, keepsSubscriptionAfterCompletion: true)
             source.publisher.subscribe(probe)
             probe.subscription?.request(.none)
             withExtendedLifetime(source) {}
@@ -322,8 +329,9 @@ struct PublisherChecker<P: Publisher> {
         }
     }
 
-    /// `true` when the publisher delivers every element once any demand was requested.
-    var deliversAll: Bool { options.demand == .uncountedOnceRequested }
+    /// `true` when the publisher delivers every element once any demand was requested, or even
+    /// before.
+    var deliversAll: Bool { options.demand != .counted }
 
     /// Expects exactly `count` values, and the declared completion when `terminates` (for a
     /// publisher that never completes: no completion at all).

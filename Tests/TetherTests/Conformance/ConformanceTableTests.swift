@@ -51,11 +51,16 @@ struct ConformanceRow {
 extension PublisherConformance.Options {
     /// What Tether's synchronous publishers promise: thread-safe requests and sends,
     /// nothing after `cancel()` returns, and a trap on `request(.none)`.
-    /// - Parameter keepsSubscriber: The subscription holds its subscriber for its whole life, as
-    ///   Combine's operators that are their own downstream's subscription do.
-    static func tether(multicast: Bool = false, keepsSubscriber: Bool = false) -> Self {
+    /// - Parameters:
+    ///   - keepsSubscriber: The subscription holds its subscriber for its whole life, as
+    ///     Combine's operators that are their own downstream's subscription do.
+    ///   - demand: How the publisher counts demand.
+    static func tether(
+        multicast: Bool = false, keepsSubscriber: Bool = false, demand: DemandAccounting = .counted
+    ) -> Self {
         Self(
-            zeroDemand: .traps, multicast: multicast, concurrentSignals: true, cancellation: .immediate,
+            zeroDemand: .traps, demand: demand, multicast: multicast, concurrentSignals: true,
+            cancellation: .immediate,
             subscriberRelease: keepsSubscriber ? .withTheSubscription : .onCancelAndCompletion)
     }
 }
@@ -559,7 +564,7 @@ final class ConformanceTableTests: TetherTestCase {
                     TestError(id: $0.id + 1)
                 }
             },
-            .cold("Publishers.RemoveDuplicates", elements: 5, options: .tether().overRecorded) {
+            .cold("Publishers.RemoveDuplicates", elements: 5, options: .tether(keepsSubscriber: true).overRecorded) {
                 [0, 0, 1, 2, 2, 3, 4].publisher.eraseToAnyPublisher().removeDuplicates()
             },
             .cold("Publishers.TryRemoveDuplicates", elements: 5, options: .tether(keepsSubscriber: true).overRecorded) {
@@ -568,7 +573,8 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.CollectByCount", elements: 3, options: .tether(keepsSubscriber: true)) {
                 (0..<8).publisher.collect(3)
             },
-            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether(keepsSubscriber: true)) {
+            // Asks its upstream for everything, as Combine's does, so values ignore the demand.
+            .cold("Publishers.ReplaceEmpty", elements: 5, options: .tether(keepsSubscriber: true, demand: .uncounted)) {
                 (0..<5).publisher.replaceEmpty(with: 9)
             },
             .cold("Publishers.ReplaceEmpty", "empty", elements: 1, options: .tether(keepsSubscriber: true)) {
@@ -647,7 +653,7 @@ final class ConformanceTableTests: TetherTestCase {
                 "Publishers.Delay", elements: 5, options: .tether().overRecorded,
                 make: { recorded(5).delay(for: 1, scheduler: immediate) },
                 failing: { recorded(2, thenFails: true).delay(for: 1, scheduler: immediate) }),
-            .cold("Publishers.MeasureInterval", elements: 5, options: .tether().overRecorded) {
+            .cold("Publishers.MeasureInterval", elements: 5, options: .tether(keepsSubscriber: true).overRecorded) {
                 (0..<5).publisher.measureInterval(using: immediate)
             },
             // Debounce and throttle ignore request(.none), as Combine's do.

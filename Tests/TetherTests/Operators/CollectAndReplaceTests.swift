@@ -54,7 +54,7 @@ final class CollectAndReplaceTests: TetherTestCase {
         publisher.replaceEmpty(with: 9).subscribe(recorder)
         publisher.send(completion: .finished)
         XCTAssertEqual(recorder.events, [.subscription, .value(9), .completion(.finished)])
-        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1))])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .requested(.unlimited)])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["ReplaceEmpty"])
         publisher.releaseSubscribers()
     }
@@ -134,9 +134,25 @@ final class CollectAndReplaceTests: TetherTestCase {
             XCTAssertEqual(recorder.events, [.subscription])
         }
         XCTAssertNotNil(weakRecorder)
-        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .requested(.unlimited), .cancelled])
         publisher.releaseSubscribers()
         XCTAssertNil(weakRecorder)
+    }
+
+    func testReplaceEmptyAsksItsUpstreamForEverythingAndDeliversWhateverTheDemand() {
+        let publisher = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        publisher.replaceEmpty(with: 9).subscribe(recorder)
+        (publisher.given as? any Subscription)?.cancel()
+        let subscription = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: subscription)
+        XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none)
+        XCTAssertEqual(publisher.subscriber?.receive(2), Subscribers.Demand.none)
+        publisher.subscriber?.receive(completion: .finished)
+        publisher.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+        XCTAssertEqual(subscription.events, [.requested(.unlimited)])
+        publisher.release()
     }
 
     func testReplaceErrorTrapsOnAValueWithoutDemand() {
@@ -180,7 +196,8 @@ final class CollectAndReplaceTests: TetherTestCase {
         check("ReplaceError", asks: [.requested(.unlimited)]) {
             $0.replaceError(with: 9).append(9).eraseToAnyPublisher()
         }
-        check("ReplaceEmpty", asks: [.requested(.unlimited)]) {
+        // The subscriber's request, then the operator's own, as Combine's.
+        check("ReplaceEmpty", asks: [.requested(.unlimited), .requested(.unlimited)]) {
             $0.replaceEmpty(with: 9).replaceError(with: 0).eraseToAnyPublisher()
         }
     }

@@ -3,7 +3,7 @@ import TetherTesting
 import XCTest
 
 final class OutputDropTests: TetherTestCase {
-    func testPrefixCapsDemandAndFinishesAfterTheLastElement() {
+    func testPrefixPassesRequestsOnAndFinishesAfterTheLastElement() {
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(demand: .unlimited)
         publisher.prefix(2).subscribe(recorder)
@@ -13,21 +13,21 @@ final class OutputDropTests: TetherTestCase {
         XCTAssertEqual(publisher.send(3), [.none])
 
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
-        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(2)), .cancelled])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["Output"])
     }
 
-    func testPrefixCapsReturnedDemandAndLaterRequests() {
+    func testPrefixPassesReturnedDemandAndLaterRequestsOn() {
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(demand: .max(1), demandPerValue: { _ in .max(5) })
         publisher.prefix(3).subscribe(recorder)
 
-        XCTAssertEqual(publisher.send(1), [.max(2)])
+        XCTAssertEqual(publisher.send(1), [.max(5)])
         recorder.request(.max(4))
 
-        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1))])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .requested(.max(4))])
         recorder.cancel()
-        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .cancelled])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .requested(.max(4)), .cancelled])
     }
 
     func testPrefixZeroFinishesAtOnceAndCancelsUpstream() {
@@ -36,7 +36,26 @@ final class OutputDropTests: TetherTestCase {
         publisher.prefix(0).subscribe(recorder)
 
         XCTAssertEqual(recorder.events, [.subscription, .completion(.finished)])
-        XCTAssertEqual(publisher.subscription?.events, [.cancelled])
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
+    }
+
+    func testOutputCountsAndDeliversValuesBeforeTheSubscriptionAndAfterTheEnd() {
+        let publisher = ManualPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .none, demandPerValue: { _ in .max(3) })
+        publisher.output(in: 1..<4).subscribe(recorder)
+        publisher.subscriber?.receive(completion: .failure(TestError(id: 1)))
+        XCTAssertEqual(publisher.subscriber?.receive(10), .max(1))
+        XCTAssertEqual(publisher.subscriber?.receive(11), .max(3))
+        let subscription = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: subscription)
+        recorder.cancel()
+        XCTAssertEqual(publisher.subscriber?.receive(12), .max(3))
+        XCTAssertEqual(publisher.subscriber?.receive(13), .max(3))
+        XCTAssertEqual(publisher.subscriber?.receive(14), Subscribers.Demand.none)
+        publisher.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(recorder.events, [.value(11), .subscription, .value(12), .value(13)])
+        XCTAssertEqual(subscription.events, [.cancelled])
+        publisher.release()
     }
 
     func testOutputAtDropsEarlierElementsWithReplacementDemandThenCancels() {
@@ -74,6 +93,60 @@ final class OutputDropTests: TetherTestCase {
         XCTAssertEqual(recorder.events, [.subscription, .value(3), .completion(.finished)])
         XCTAssertEqual(publisher.subscription?.events, [.requested(.max(3)), .requested(.max(2))])
         XCTAssertEqual(recorder.subscriptionDescriptions, ["Drop"])
+    }
+
+    func testDropGathersRequestsUntilTheUpstreamSubscribesAndLetsGoOfItOnCompletion() {
+        let publisher = ManualPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .max(10), demandPerValue: { _ in .max(3) })
+        publisher.dropFirst(2).subscribe(recorder)
+        XCTAssertEqual(recorder.events, [.subscription])
+        XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none)
+        let first = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: first)
+        let second = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: second)
+        XCTAssertEqual(publisher.subscriber?.receive(2), Subscribers.Demand.none)
+        XCTAssertEqual(publisher.subscriber?.receive(3), .max(3))
+        publisher.subscriber?.receive(completion: .finished)
+        publisher.subscriber?.receive(completion: .failure(TestError(id: 1)))
+        let drop = publisher.given as? any Subscription
+        drop?.cancel()
+        drop?.request(.max(4))
+        drop?.request(.max(5))
+        let third = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: third)
+        XCTAssertEqual(publisher.subscriber?.receive(4), .max(3))
+        XCTAssertEqual(
+            recorder.events,
+            [
+                .subscription, .value(3), .completion(.finished), .completion(.failure(TestError(id: 1))), .value(4),
+            ])
+        XCTAssertEqual(first.events, [.requested(.max(11))])
+        XCTAssertEqual(second.events, [.cancelled])
+        XCTAssertEqual(third.events, [.requested(.max(9))])
+        publisher.release()
+    }
+
+    func testDropPassesOnSignalsThatComeBeforeTheSubscription() {
+        let publisher = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none, demandPerValue: { _ in .max(4) })
+        publisher.dropFirst(0).subscribe(recorder)
+        XCTAssertEqual(publisher.subscriber?.receive(1), .max(4))
+        publisher.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        publisher.release()
+    }
+
+    func testDropCancelLetsGoOfTheUpstreamOnce() {
+        let publisher = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        publisher.dropFirst().subscribe(recorder)
+        recorder.cancel()
+        recorder.request(.unlimited)
+        recorder.cancel()
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.max(1)), .cancelled])
+        XCTAssertEqual(recorder.events, [.subscription])
+        publisher.releaseSubscribers()
     }
 
     func testDropWhileReplacesDroppedElementsAndStopsAskingAfterFalse() {
@@ -182,7 +255,5 @@ final class OutputDropTests: TetherTestCase {
         }
         check("DropWhile") { $0.drop { _ in true } }
         check("TryDropWhile") { $0.tryDrop { _ in true }.catch { _ in Empty() } }
-        check("Drop") { $0.dropFirst(2) }
-        check("Output") { $0.prefix(Int.max) }
     }
 }

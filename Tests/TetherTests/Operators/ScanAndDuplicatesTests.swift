@@ -96,6 +96,63 @@ final class ScanAndDuplicatesTests: TetherTestCase {
         XCTAssertEqual(relay.seen.description, "RemoveDuplicates")
     }
 
+    func testRemoveDuplicatesSendsItsOwnSubscriptionAndCancelsASecondOne() {
+        let publisher = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
+        publisher.removeDuplicates().subscribe(recorder)
+        let first = RecordingSubscription(), second = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: first)
+        publisher.subscriber?.receive(subscription: second)
+        XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none)
+        XCTAssertEqual(publisher.subscriber?.receive(1), .max(1))
+        recorder.cancel()
+        recorder.cancel()
+        XCTAssertEqual(publisher.subscriber?.receive(2), Subscribers.Demand.none)
+        publisher.subscriber?.receive(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1)])
+        XCTAssertEqual(recorder.subscriptionDescriptions, ["RemoveDuplicates"])
+        XCTAssertEqual(first.events, [.requested(.max(2)), .cancelled])
+        XCTAssertEqual(second.events, [.cancelled])
+        publisher.release()
+    }
+
+    func testRemoveDuplicatesCancelledBeforeItsSubscriptionCancelsItOnArrival() {
+        let publisher = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        publisher.removeDuplicates().subscribe(recorder)
+        (publisher.given as? any Subscription)?.cancel()
+        let subscription = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: subscription)
+        XCTAssertEqual(subscription.events, [.cancelled])
+        XCTAssertEqual(recorder.events, [])
+        publisher.release()
+    }
+
+    func testRemoveDuplicatesMirrorsItsDownstreamAndLastElement() {
+        let relay = DescribingPublisher<Int, Never>()
+        relay.removeDuplicates().subscribe(RecordingSubscriber<Int, Never>())
+        XCTAssertEqual(relay.seen.mirrorLabels, ["downstream", "last"])
+        let tryRelay = DescribingPublisher<Int, Never>()
+        tryRelay.tryRemoveDuplicates(by: ==).subscribe(RecordingSubscriber<Int, any Error>())
+        XCTAssertEqual(tryRelay.seen.description, "TryRemoveDuplicates")
+        XCTAssertEqual(tryRelay.seen.mirrorLabels, ["downstream", "last"])
+    }
+
+    func testRemoveDuplicatesHoldsItsSubscriberUntilTheSubscriptionGoes() {
+        let publisher = RecordingPublisher<Int, TestError>()
+        weak var weakRecorder: RecordingSubscriber<Int, TestError>?
+        do {
+            let recorder = RecordingSubscriber<Int, TestError>()
+            weakRecorder = recorder
+            publisher.removeDuplicates().subscribe(recorder)
+            publisher.send(completion: .failure(TestError(id: 1)))
+            XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 1)))])
+        }
+        XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
+        publisher.releaseSubscribers()
+        XCTAssertNil(weakRecorder)
+    }
+
     func testTryRemoveDuplicatesThrowCancelsUpstreamAndFails() {
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, any Error>()

@@ -1,7 +1,9 @@
 extension Publishers {
     /// A publisher that replaces an empty stream with a provided element.
     ///
-    /// Values and demand pass through; as in Combine, the subscriber is held for the operator's
+    /// As in Combine, once the subscriber has its subscription the upstream is asked for
+    /// `.unlimited`, and values pass through whatever the subscriber's demand; its requests and
+    /// the demand it returns are passed on as well. The subscriber is held for the operator's
     /// whole life. If the upstream finishes without producing any element,
     /// the publisher emits `output` and then finishes; the element needs demand, so if the
     /// subscriber has not asked for anything yet it waits for the first request. Failures pass
@@ -41,7 +43,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber:
-                    ReplacingRelay<Upstream.Failure, S>(name: "ReplaceEmpty", downstream: subscriber, output: output) {
+                    ReplacingRelay<Upstream.Failure, S>(
+                        name: "ReplaceEmpty", downstream: subscriber, output: output, requestsUnlimited: true
+                    ) {
                         completion, sawValue in
                         if case .finished = completion, !sawValue { return .substitute }
                         return .forward(completion)

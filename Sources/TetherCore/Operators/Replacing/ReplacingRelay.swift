@@ -11,7 +11,8 @@ import Synchronization
 /// As in Combine, the relay holds its downstream for its whole life (OpenCombine's suite records
 /// Combine keeping the subscriber after a cancel and after a failure); the gate only stops
 /// deliveries. `replaceError` traps on a value that comes with no demand outstanding, as in
-/// Combine.
+/// Combine; `replaceEmpty` asks its upstream for `.unlimited` once the downstream has its
+/// subscription, as Combine's does.
 ///
 /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
 /// comes before the upstream's subscription is ignored.
@@ -71,14 +72,18 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline let name: StaticString
     /// `replaceError`: a value with no demand outstanding traps.
     @usableFromInline let trapsWithoutDemand: Bool
+    /// `replaceEmpty`: once the downstream has its subscription, the upstream is asked for
+    /// `.unlimited`, whatever the downstream requests, as in Combine.
+    @usableFromInline let requestsUnlimited: Bool
 
     @inlinable
     internal init(
         name: StaticString, downstream: Downstream, output: Input, trapsWithoutDemand: Bool = false,
-        decide: @escaping Decide
+        requestsUnlimited: Bool = false, decide: @escaping Decide
     ) {
         self.name = name
         self.trapsWithoutDemand = trapsWithoutDemand
+        self.requestsUnlimited = requestsUnlimited
         self.downstream = downstream
         self.output = output
         self.decide = decide
@@ -103,6 +108,8 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
         gate.open()
         downstream.receive(subscription: self)
         _ = gate.leave()
+        // As Combine's does, even when the downstream cancelled from inside `receive`.
+        if requestsUnlimited { subscription.request(.unlimited) }
     }
 
     @inlinable

@@ -4,8 +4,9 @@ extension Publisher {
     ///
     /// The first value is measured from the moment the subscription arrived, each later one
     /// from the value before it, by `scheduler.now`; nothing is scheduled, so the intervals are
-    /// delivered on the thread that sends the values. Demand, the subscription and failures
-    /// pass through unchanged.
+    /// delivered on the thread that sends the values. Requests pass through unchanged; the
+    /// demand the subscriber returns for an interval is requested from the upstream, as Combine
+    /// does, rather than returned. Failures pass through unchanged.
     /// - Parameters:
     ///   - scheduler: A scheduler to use for tracking the timing of events.
     ///   - options: Options that customize the delivery of elements.
@@ -25,8 +26,10 @@ extension Publishers {
     ///
     /// See ``Publisher/measureInterval(using:options:)``.
     ///
-    /// As in Combine, a value (answered with `.none`) or a completion that arrives before the
-    /// upstream's subscription is ignored.
+    /// As in Combine, the subscriber gets a subscription of the operator's own, which it holds
+    /// until the subscriber lets go of it; a second subscription from the upstream is cancelled.
+    /// A value (answered with `.none`), a completion, a request or a `cancel` that arrives before
+    /// the upstream's subscription is ignored, and so is a value or a completion after the end.
     public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
         /// The kind of values published by this publisher: intervals in the scheduler's time.
         public typealias Output = Context.SchedulerTimeType.Stride
@@ -51,7 +54,7 @@ extension Publishers {
             self.scheduler = scheduler
         }
 
-        /// Attaches `subscriber` through a relay described as "MeasureInterval".
+        /// Attaches `subscriber` through a subscription described as "MeasureInterval".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -61,16 +64,28 @@ extension Publishers {
 }
 
 extension Publishers.MeasureInterval {
-    /// The relay: the upstream subscription passes through; the last instant lives in a plain
-    /// stored property, touched only on the upstream's serial signal path.
+    /// The operator's own subscription, as Combine's: it hands itself downstream, and the demand
+    /// the subscriber returns for an interval goes to the upstream as a request rather than back
+    /// as the returned demand.
+    ///
+    /// Who ends the stream (the upstream's completion or the downstream's `cancel`) is decided
+    /// under `link`; a value passes the ``DeliveryGate`` and takes no lock. The last instant and
+    /// the upstream's subscription for demand are touched only on the upstream's serial path.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
+
+        @usableFromInline let link = UpstreamLink()
+        @usableFromInline let gate = DeliveryGate()
+        /// Held for the subscription's whole life, as Combine holds it.
         @usableFromInline let downstream: Downstream
         @usableFromInline let scheduler: Context
+        /// Serial path only: the instant the last interval ends at.
         @usableFromInline var last: Context.SchedulerTimeType?
+        /// Serial path only: where the demand returned for an interval goes.
+        @usableFromInline var upstream: (any Subscription)?
 
         @inlinable
         init(downstream: Downstream, scheduler: Context) {
@@ -85,24 +100,51 @@ extension Publishers.MeasureInterval {
 
         @inlinable
         func receive(subscription: any Subscription) {
+            guard link.attach(subscription) else {
+                subscription.cancel()
+                return
+            }
+            upstream = subscription
             last = scheduler.now
-            downstream.receive(subscription: subscription)
+            gate.open()
+            downstream.receive(subscription: self)
+            _ = gate.leave()
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            // Before the subscription there is nothing to measure from; Combine ignores the value.
-            guard let last else { return .none }
+            // Combine ignores a value before the subscription and after the end.
+            guard gate.enterIfSubscribed(), let last, let upstream else { return .none }
             let now = scheduler.now
             self.last = now
-            return downstream.receive(last.distance(to: now))
+            let demand = downstream.receive(last.distance(to: now))
+            if gate.leave() { return .none }
+            if demand > 0 { upstream.request(demand) }
+            return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            // Combine ignores a completion that comes before the subscription.
-            guard last != nil else { return }
+            // Combine ignores a completion before the subscription and after the end.
+            guard link.endIfSubscribed() != nil else { return }
+            gate.stopFromSerialPath()
             downstream.receive(completion: completion)
+        }
+
+        /// Passes `demand` on as given, as Combine does, even `.none`; before the subscription
+        /// and after the end it does nothing.
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            link.upstream?.request(demand)
+        }
+
+        /// Before the subscription it does nothing, as in Combine: the subscription is accepted
+        /// when it comes.
+        @inlinable
+        func cancel() {
+            guard let upstream = link.endIfSubscribed() else { return }
+            _ = gate.stopFromOutside()
+            upstream.cancel()
         }
 
         @usableFromInline var description: String { "MeasureInterval" }

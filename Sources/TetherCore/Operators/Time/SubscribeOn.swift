@@ -121,7 +121,7 @@ extension Publishers.SubscribeOn {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard link.terminateIfSubscribed() != nil else { return }
+            guard link.endIfSubscribed() != nil else { return }
             gate.stopFromSerialPath()
             downstream.receive(completion: completion)
         }
@@ -143,7 +143,7 @@ extension Publishers.SubscribeOn {
 
         @inlinable
         func cancel() {
-            guard let upstream = link.terminateIfSubscribed() else { return }
+            guard let upstream = link.endIfSubscribed() else { return }
             _ = gate.stopFromOutside()
             scheduler.schedule(options: options) {
                 withExtendedLifetime(self) { upstream.cancel() }
