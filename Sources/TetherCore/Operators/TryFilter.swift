@@ -41,13 +41,12 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
-            upstream.receive(
-                subscriber:
-                    TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryFilter", downstream: subscriber, beforeSubscription: .trap
-                    ) {
-                        try isIncluded($0) ? $0 : nil
-                    })
+            upstream.subscribe(
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryFilter", downstream: subscriber, beforeSubscription: .trap
+                ) {
+                    try isIncluded($0) ? $0 : nil
+                })
         }
     }
 }

@@ -2,7 +2,8 @@
 ///
 /// Use it to expose a publisher's `Output` and `Failure` without its concrete type, typically
 /// through ``Publisher/eraseToAnyPublisher()``. Subscribing to an `AnyPublisher` subscribes to
-/// the wrapped publisher: demand, values and cancellation pass straight through.
+/// the wrapped publisher (through its `subscribe(_:)`, as an ``_Introspection`` sees): demand,
+/// values and cancellation pass straight through.
 @frozen
 public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
@@ -26,7 +27,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
         } else {
             box = PublisherBox.make(publisher)
             subscribe = { box, subscriber in
-                unsafeDowncast(box, to: PublisherBox<P>.self).base.receive(subscriber: subscriber)
+                unsafeDowncast(box, to: PublisherBox<P>.self).base.subscribe(subscriber)
             }
         }
     }
