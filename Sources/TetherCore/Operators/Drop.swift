@@ -40,14 +40,13 @@ extension Publishers {
             let count = self.count
             // The step runs only on the upstream's serial path, so the counter needs no lock.
             var dropped = 0
-            upstream.receive(
-                subscriber:
-                    StepRelay<Output, Failure, S>(name: "Drop", downstream: subscriber, policy: .extraOnFirst(count)) {
-                        _ in
-                        guard dropped < count else { return .pass }
-                        dropped += 1
-                        return .skip
-                    })
+            upstream.subscribe(
+                StepRelay<Output, Failure, S>(name: "Drop", downstream: subscriber, policy: .extraOnFirst(count)) {
+                    _ in
+                    guard dropped < count else { return .pass }
+                    dropped += 1
+                    return .skip
+                })
         }
     }
 }

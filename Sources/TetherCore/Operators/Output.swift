@@ -43,15 +43,14 @@ extension Publishers {
             let policy: DemandPolicy = range.upperBound == Int.max ? .passThrough : .capped(remaining: range.count)
             // The step runs only on the upstream's serial path, so the index needs no lock.
             var index = 0
-            upstream.receive(
-                subscriber:
-                    StepRelay<Output, Failure, S>(
-                        name: "Output", downstream: subscriber, policy: policy, finishesAtOnce: range.isEmpty
-                    ) { _ in
-                        defer { index += 1 }
-                        if index < range.lowerBound { return .skipAndReplace }
-                        return index + 1 == range.upperBound ? .passAndFinish : .pass
-                    })
+            upstream.subscribe(
+                StepRelay<Output, Failure, S>(
+                    name: "Output", downstream: subscriber, policy: policy, finishesAtOnce: range.isEmpty
+                ) { _ in
+                    defer { index += 1 }
+                    if index < range.lowerBound { return .skipAndReplace }
+                    return index + 1 == range.upperBound ? .passAndFinish : .pass
+                })
         }
     }
 }

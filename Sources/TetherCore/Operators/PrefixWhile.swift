@@ -39,13 +39,12 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.receive(
-                subscriber:
-                    StepRelay<Output, Failure, S>(
-                        name: "PrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap
-                    ) {
-                        predicate($0) ? .pass : .finish
-                    })
+            upstream.subscribe(
+                StepRelay<Output, Failure, S>(
+                    name: "PrefixWhile", downstream: subscriber, policy: .passThrough, beforeSubscription: .trap
+                ) {
+                    predicate($0) ? .pass : .finish
+                })
         }
     }
 }

@@ -39,10 +39,9 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(
-                subscriber:
-                    TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryCompactMap", downstream: subscriber, beforeSubscription: .trap, step: transform))
+            upstream.subscribe(
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryCompactMap", downstream: subscriber, beforeSubscription: .trap, step: transform))
         }
     }
 }

@@ -47,18 +47,17 @@ extension Publishers {
             let predicate = self.predicate
             // One remembered element per subscription, touched only on the relay's serial path.
             var previous: Upstream.Output?
-            upstream.receive(
-                subscriber:
-                    TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryRemoveDuplicates", downstream: subscriber, beforeSubscription: .trap
-                    ) {
-                        input in
-                        defer { previous = input }
-                        if let previous, try predicate(previous, input) {
-                            return nil
-                        }
-                        return input
-                    })
+            upstream.subscribe(
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryRemoveDuplicates", downstream: subscriber, beforeSubscription: .trap
+                ) {
+                    input in
+                    defer { previous = input }
+                    if let previous, try predicate(previous, input) {
+                        return nil
+                    }
+                    return input
+                })
         }
     }
 }

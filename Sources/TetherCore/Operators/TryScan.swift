@@ -52,14 +52,13 @@ extension Publishers {
             let nextPartialResult = self.nextPartialResult
             // One running result per subscription, touched only on the relay's serial path.
             var accumulated = initialResult
-            upstream.receive(
-                subscriber:
-                    TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues
-                    ) {
-                        accumulated = try nextPartialResult(accumulated, $0)
-                        return accumulated
-                    })
+            upstream.subscribe(
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues
+                ) {
+                    accumulated = try nextPartialResult(accumulated, $0)
+                    return accumulated
+                })
         }
     }
 }

@@ -39,13 +39,12 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(
-                subscriber:
-                    ReplacingRelay<Upstream.Failure, S>(name: "ReplaceEmpty", downstream: subscriber, output: output) {
-                        completion, sawValue in
-                        if case .finished = completion, !sawValue { return .substitute }
-                        return .forward(completion)
-                    })
+            upstream.subscribe(
+                ReplacingRelay<Upstream.Failure, S>(name: "ReplaceEmpty", downstream: subscriber, output: output) {
+                    completion, sawValue in
+                    if case .finished = completion, !sawValue { return .substitute }
+                    return .forward(completion)
+                })
         }
     }
 }
