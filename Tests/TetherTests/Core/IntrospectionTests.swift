@@ -226,7 +226,7 @@ final class IntrospectionTests: TetherTestCase {
         let log = IntrospectionLog()
         let publisher = RecordingPublisher<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(demand: .none)
-        let erased = publisher.eraseToAnyPublisher()
+        let erased = Deferred { publisher }.eraseToAnyPublisher()
 
         log.enable()
         defer { log.disable() }
@@ -234,8 +234,10 @@ final class IntrospectionTests: TetherTestCase {
         recorder.request(.max(1))
         log.disable()
 
-        // The erased publisher subscribes its subscriber to the one it wraps, which is told about
-        // the wrapper `subscribe(_:)` injected as an erased subscriber.
+        // The erased publisher hands the injected wrapper to the one it wraps (which is not
+        // reported), and `Deferred` subscribes it, erased, to the publisher it makes: the hooks
+        // are told about the subscriber it wraps, as an `AnySubscriber`, and it is not wrapped
+        // again.
         XCTAssertEqual(
             log.history,
             [
