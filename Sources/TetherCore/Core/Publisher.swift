@@ -26,7 +26,7 @@ extension Publisher {
     /// Always call this function instead of ``receive(subscriber:)``. In debug builds, when the
     /// subscriber is a `Sink` or an `Assign` made by hand, the subscription ledger records the
     /// chain of publishers it is attached to, so that a leak report names it. While an
-    /// ``_Introspection`` is enabled, the subscription is reported to it and the publisher
+    /// `_Introspection` is enabled, the subscription is reported to it and the publisher
     /// receives a wrapper of `subscriber` that reports its signals.
     /// - Parameter subscriber: The subscriber to attach to this publisher; once attached it can
     ///   begin to receive values.

@@ -2,7 +2,7 @@
 ///
 /// Use it to expose a publisher's `Output` and `Failure` without its concrete type, typically
 /// through ``Publisher/eraseToAnyPublisher()``. Subscribing to an `AnyPublisher` subscribes to
-/// the wrapped publisher (through its `receive(subscriber:)`: an ``_Introspection`` is told about
+/// the wrapped publisher (through its `receive(subscriber:)`: an `_Introspection` is told about
 /// the subscription to the `AnyPublisher`, as in Combine, not about a second one to the wrapped
 /// publisher): demand, values and cancellation pass straight through.
 @frozen

@@ -1,5 +1,5 @@
 /// The subscriber that `subscribe(_:)` hands a publisher, in place of `Base`, while an
-/// ``_Introspection`` is enabled: it reports each signal to the objects enabled at that moment
+/// `_Introspection` is enabled: it reports each signal to the objects enabled at that moment
 /// and forwards it to `Base`, and it hands `Base` an ``IntrospectedSubscription``.
 ///
 /// It describes itself and identifies itself as `Base` does, and is nothing else a caller could

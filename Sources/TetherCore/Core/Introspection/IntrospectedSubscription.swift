@@ -1,5 +1,5 @@
 /// The subscription an ``IntrospectedSubscriber`` hands its subscriber in place of `base`: it
-/// reports each request and cancellation to the ``_Introspection`` objects enabled at that moment
+/// reports each request and cancellation to the `_Introspection` objects enabled at that moment
 /// and forwards it to `base`.
 ///
 /// It describes itself and identifies itself as `base` does, and is nothing else a caller could

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The enabled ``_Introspection`` objects, in the order they were enabled.
+/// The enabled `_Introspection` objects, in the order they were enabled.
 ///
 /// `subscribe(_:)` and the wrappers it injects read ``count`` without the lock, so that a
 /// subscription made while nothing is enabled costs one relaxed atomic load and nothing else; the

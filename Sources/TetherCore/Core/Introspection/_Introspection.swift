@@ -2,7 +2,7 @@
 ///
 /// Combine declares this protocol in its module interface (underscored, so it is not in Apple's
 /// documentation). Implement only the hooks you need: each has an empty default. Call
-/// ``enable()`` to start receiving events and ``disable()`` to stop; several objects can be
+/// `enable()` to start receiving events and `disable()` to stop; several objects can be
 /// enabled at once, and each is told about every event.
 ///
 /// Only `subscribe(_:)` is observed, not a direct call to `receive(subscriber:)`. While at least one introspection object is enabled,
@@ -181,7 +181,7 @@ extension _Introspection {
         IntrospectionRegistry.disable(self)
     }
 
-    /// Whether this object is enabled: between ``enable()`` and ``disable()``.
+    /// Whether this object is enabled: between `enable()` and `disable()`.
     public var isEnabled: Bool {
         IntrospectionRegistry.isEnabled(self)
     }
