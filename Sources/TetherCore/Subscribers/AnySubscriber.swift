@@ -43,11 +43,10 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// Creates a type-erasing subscriber that sends what it receives to a subject.
     ///
-    /// As in Combine, the subject is reached through the subscriber that
-    /// ``Publisher/subscribe(_:)-(S)`` attaches for a subject (described as `"Subject"`): the
-    /// subject receives it as its subscription on the first `receive(subscription:)` (a later
-    /// subscription is cancelled), then the values, and the first completion only; `receive(_:)`
-    /// returns `.none`.
+    /// As in Combine, the subject is reached through the subscriber that `subscribe(_:)` attaches
+    /// for a subject (described as `"Subject"`): the subject receives it as its subscription on
+    /// the first `receive(subscription:)` (a later subscription is cancelled), then the values,
+    /// and the first completion only; `receive(_:)` returns `.none`.
     /// - Parameter s: The subject that receives the subscription, values and completion.
     @inlinable
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
