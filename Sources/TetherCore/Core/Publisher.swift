@@ -25,7 +25,9 @@ extension Publisher {
     ///
     /// Always call this function instead of ``receive(subscriber:)``. In debug builds, when the
     /// subscriber is a `Sink` or an `Assign` made by hand, the subscription ledger records the
-    /// chain of publishers it is attached to, so that a leak report names it.
+    /// chain of publishers it is attached to, so that a leak report names it. While an
+    /// `_Introspection` is enabled, the subscription is reported to it and the publisher
+    /// receives a wrapper of `subscriber` that reports its signals.
     /// - Parameter subscriber: The subscriber to attach to this publisher; once attached it can
     ///   begin to receive values.
     @inlinable @inline(__always)
@@ -34,7 +36,11 @@ extension Publisher {
         #if DEBUG
         Ledger.noteSubscribe(subscriber, publisher: self)
         #endif
-        receive(subscriber: subscriber)
+        if _slowPath(IntrospectionRegistry.isActive) {
+            IntrospectionRegistry.subscribe(subscriber, to: self)
+        } else {
+            receive(subscriber: subscriber)
+        }
     }
 }
 

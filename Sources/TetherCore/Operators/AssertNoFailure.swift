@@ -44,7 +44,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.receive(subscriber: Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
         }
     }
 }

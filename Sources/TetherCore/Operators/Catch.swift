@@ -42,7 +42,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S)
         where S.Input == Upstream.Output, S.Failure == NewPublisher.Failure {
             let relay = Relay<S>(name: "Catch", downstream: subscriber, recovery: handler)
-            upstream.receive(subscriber: Head(relay: relay))
+            upstream.subscribe(Head(relay: relay))
         }
     }
 }

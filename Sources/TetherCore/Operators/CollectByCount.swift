@@ -41,7 +41,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             precondition(count > 0, "collect(_:) needs a positive count, not \(count)")
-            upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
+            upstream.subscribe(Inner(downstream: subscriber, count: count))
         }
     }
 }

@@ -42,7 +42,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            prefix.receive(subscriber: Inner(downstream: subscriber, suffix: suffix))
+            prefix.subscribe(Inner(downstream: subscriber, suffix: suffix))
         }
     }
 }

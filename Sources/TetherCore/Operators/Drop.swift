@@ -43,7 +43,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber, count: count)
             subscriber.receive(subscription: inner)
-            upstream.receive(subscriber: inner)
+            upstream.subscribe(inner)
         }
     }
 }

@@ -28,13 +28,12 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(
-                subscriber:
-                    Reducer<Output, Failure, S>(name: "First", downstream: subscriber, initial: nil, failure: { $0 }) {
-                        first, input in
-                        first = input
-                        return .settled
-                    })
+            upstream.subscribe(
+                Reducer<Output, Failure, S>(name: "First", downstream: subscriber, initial: nil, failure: { $0 }) {
+                    first, input in
+                    first = input
+                    return .settled
+                })
         }
     }
 }

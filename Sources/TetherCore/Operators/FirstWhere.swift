@@ -38,10 +38,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.receive(
-                subscriber:
-                    Reducer<Output, Failure, S>(name: "TryFirst", downstream: subscriber, initial: nil, failure: { $0 })
-                {
+            upstream.subscribe(
+                Reducer<Output, Failure, S>(name: "TryFirst", downstream: subscriber, initial: nil, failure: { $0 }) {
                     first, input in
                     guard predicate(input) else { return .more }
                     first = input

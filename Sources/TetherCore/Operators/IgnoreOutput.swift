@@ -27,7 +27,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber))
+            upstream.subscribe(Inner(downstream: subscriber))
         }
     }
 }

@@ -31,13 +31,12 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(
-                subscriber:
-                    Reducer<Output, Failure, S>(name: "Last", downstream: subscriber, initial: nil, failure: { $0 }) {
-                        last, input in
-                        last = input
-                        return .more
-                    })
+            upstream.subscribe(
+                Reducer<Output, Failure, S>(name: "Last", downstream: subscriber, initial: nil, failure: { $0 }) {
+                    last, input in
+                    last = input
+                    return .more
+                })
         }
     }
 }

@@ -37,15 +37,14 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.receive(
-                subscriber:
-                    Reducer<Output, Failure, S>(
-                        name: "LastWhere", downstream: subscriber, initial: nil, failure: { $0 }
-                    ) {
-                        last, input in
-                        if predicate(input) { last = input }
-                        return .more
-                    })
+            upstream.subscribe(
+                Reducer<Output, Failure, S>(
+                    name: "LastWhere", downstream: subscriber, initial: nil, failure: { $0 }
+                ) {
+                    last, input in
+                    if predicate(input) { last = input }
+                    return .more
+                })
         }
     }
 }

@@ -23,7 +23,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner<S>(downstream: subscriber))
+            upstream.subscribe(Inner<S>(downstream: subscriber))
         }
 
         /// Changes the failure type again, without another relay.

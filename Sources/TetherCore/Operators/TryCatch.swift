@@ -43,7 +43,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == any Error {
             let relay = Relay<S>(name: "TryCatch", downstream: subscriber, recovery: handler)
-            upstream.receive(subscriber: Head(relay: relay))
+            upstream.subscribe(Head(relay: relay))
         }
     }
 }

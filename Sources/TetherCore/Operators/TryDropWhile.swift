@@ -41,9 +41,7 @@ extension Publishers {
             let predicate = self.predicate
             // The step runs only on the upstream's serial path, so the flag needs no lock.
             var dropping = true
-            upstream.receive(
-                subscriber:
-                    StepRelay<Output, Upstream.Failure, S>(
+            upstream.subscribe(StepRelay<Output, Upstream.Failure, S>(
                         name: "TryDropWhile", downstream: subscriber
                     ) { value in
                         guard dropping else { return .pass }

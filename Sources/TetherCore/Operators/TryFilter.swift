@@ -41,9 +41,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
-            upstream.receive(
-                subscriber:
-                    TryRelay<Upstream.Output, Upstream.Failure, S>(
+            upstream.subscribe(TryRelay<Upstream.Output, Upstream.Failure, S>(
                         name: "TryFilter", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
                     ) {
                         try isIncluded($0) ? $0 : nil

@@ -37,15 +37,14 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.receive(
-                subscriber:
-                    Reducer<Output, Upstream.Failure, S>(
-                        name: "TryFirstWhere", downstream: subscriber, initial: nil, failure: { $0 }
-                    ) { (first, input) throws(any Error) in
-                        guard try predicate(input) else { return .more }
-                        first = input
-                        return .settled
-                    })
+            upstream.subscribe(
+                Reducer<Output, Upstream.Failure, S>(
+                    name: "TryFirstWhere", downstream: subscriber, initial: nil, failure: { $0 }
+                ) { (first, input) throws(any Error) in
+                    guard try predicate(input) else { return .more }
+                    first = input
+                    return .settled
+                })
         }
     }
 }

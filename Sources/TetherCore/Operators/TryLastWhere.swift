@@ -38,14 +38,13 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.receive(
-                subscriber:
-                    Reducer<Output, Upstream.Failure, S>(
-                        name: "TryLastWhere", downstream: subscriber, initial: nil, failure: { $0 }
-                    ) { (last, input) throws(any Error) in
-                        if try predicate(input) { last = input }
-                        return .more
-                    })
+            upstream.subscribe(
+                Reducer<Output, Upstream.Failure, S>(
+                    name: "TryLastWhere", downstream: subscriber, initial: nil, failure: { $0 }
+                ) { (last, input) throws(any Error) in
+                    if try predicate(input) { last = input }
+                    return .more
+                })
         }
     }
 }

@@ -41,14 +41,13 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
-            upstream.receive(
-                subscriber:
-                    TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryMap", downstream: subscriber, beforeSubscription: .forwardValues,
-                        afterEnd: .deliverAndFailAgain
-                    ) {
-                        try transform($0)
-                    })
+            upstream.subscribe(
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryMap", downstream: subscriber, beforeSubscription: .forwardValues,
+                    afterEnd: .deliverAndFailAgain
+                ) {
+                    try transform($0)
+                })
         }
     }
 }

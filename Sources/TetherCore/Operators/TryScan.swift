@@ -55,9 +55,7 @@ extension Publishers {
             let nextPartialResult = self.nextPartialResult
             // One running result per subscription, touched only on the relay's serial path.
             var accumulated = initialResult
-            upstream.receive(
-                subscriber:
-                    TryRelay<Upstream.Output, Upstream.Failure, S>(
+            upstream.subscribe(TryRelay<Upstream.Output, Upstream.Failure, S>(
                         name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues,
                         afterEnd: .deliver,
                         mirror: .downstreamAnd { status in [("status", status), ("result", accumulated)] }

@@ -2,20 +2,17 @@
 ///
 /// Use it to expose a publisher's `Output` and `Failure` without its concrete type, typically
 /// through ``Publisher/eraseToAnyPublisher()``. Subscribing to an `AnyPublisher` subscribes to
-/// the wrapped publisher: demand, values and cancellation pass straight through.
+/// the wrapped publisher (through its `receive(subscriber:)`: an `_Introspection` is told about
+/// the subscription to the `AnyPublisher`, as in Combine, not about a second one to the wrapped
+/// publisher): demand, values and cancellation pass straight through.
 @frozen
 public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
 {
-    /// The wrapped publisher, in a ``PublisherBox``.
+    /// The wrapped publisher, in a ``PublisherBox``: an `AnyPublisher` is this one reference, as
+    /// Combine's is, so erasing it again is free and storing it costs a word.
     @usableFromInline
-    internal let box: AnyObject
-
-    /// Subscribes an ``AnySubscriber`` to the boxed publisher. Made where the publisher's type
-    /// is known, so the whole chain above this erasure point is specialised once, for the one
-    /// subscriber type `AnySubscriber<Output, Failure>`, however it is later subscribed to.
-    @usableFromInline
-    internal let subscribe: (AnyObject, AnySubscriber<Output, Failure>) -> Void
+    internal let box: ErasedPublisherBox<Output, Failure>
 
     /// Creates a type-erasing publisher to wrap the provided publisher.
     /// - Parameter publisher: A publisher to wrap with a type-eraser.
@@ -25,9 +22,6 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
             self = erased
         } else {
             box = PublisherBox.make(publisher)
-            subscribe = { box, subscriber in
-                unsafeDowncast(box, to: PublisherBox<P>.self).base.receive(subscriber: subscriber)
-            }
         }
     }
 
@@ -35,7 +29,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        subscribe(box, AnySubscriber(subscriber))
+        box.subscribe(box, AnySubscriber(subscriber))
     }
 
     /// `"AnyPublisher"`.
@@ -57,13 +51,34 @@ extension Publisher {
     }
 }
 
+/// What an ``AnyPublisher`` holds: the entry point that subscribes an ``AnySubscriber`` to the
+/// wrapped publisher, made where the publisher's type is known, so the whole chain above this
+/// erasure point is specialised once, for the one subscriber type `AnySubscriber<Output,
+/// Failure>`, however it is later subscribed to. An overridden method would not do: a generic
+/// class's override runs its generic, unspecialised implementation (see ``ErasedSubscriber``).
+@usableFromInline
+internal class ErasedPublisherBox<Output, Failure: Error> {
+    @usableFromInline
+    internal let subscribe: (ErasedPublisherBox, AnySubscriber<Output, Failure>) -> Void
+
+    @inlinable
+    init(subscribe: @escaping (ErasedPublisherBox, AnySubscriber<Output, Failure>) -> Void) {
+        self.subscribe = subscribe
+    }
+}
+
 /// The publisher an ``AnyPublisher`` wraps.
 @usableFromInline
-internal final class PublisherBox<Base: Publisher> {
+internal final class PublisherBox<Base: Publisher>: ErasedPublisherBox<Base.Output, Base.Failure> {
     @usableFromInline let base: Base
 
     @inlinable
-    init(_ base: Base) { self.base = base }
+    init(_ base: Base) {
+        self.base = base
+        super.init { box, subscriber in
+            unsafeDowncast(box, to: PublisherBox.self).base.receive(subscriber: subscriber)
+        }
+    }
 
     /// Allocates the box behind a call that is never inlined, as ``ErasedSubscriber``'s boxes
     /// are, so a user's code that stores an erased publisher cannot have it stack-promoted.

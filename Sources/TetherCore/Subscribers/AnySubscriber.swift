@@ -42,17 +42,15 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     }
 
     /// Creates a type-erasing subscriber that sends what it receives to a subject.
+    ///
+    /// As in Combine, the subject is reached through the subscriber that `subscribe(_:)` attaches
+    /// for a subject (described as `"Subject"`): the subject receives it as its subscription on
+    /// the first `receive(subscription:)` (a later subscription is cancelled), then the values,
+    /// and the first completion only; `receive(_:)` returns `.none`.
     /// - Parameter s: The subject that receives the subscription, values and completion.
     @inlinable
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
-        box = SubjectBox.make(s)
-        onSubscription = { unsafeDowncast($0, to: SubjectBox<S>.self).base.send(subscription: $1) }
-        onValue = {
-            unsafeDowncast($0, to: SubjectBox<S>.self).base.send($1)
-            return .none
-        }
-        onCompletion = { unsafeDowncast($0, to: SubjectBox<S>.self).base.send(completion: $1) }
-        combineIdentifier = CombineIdentifier()
+        self.init(SubjectSubscriber(s))
     }
 
     /// Creates a type-erasing subscriber that executes the provided closures.
@@ -159,25 +157,6 @@ internal final class SubscriberBox<Base: Subscriber>: ErasedSubscriber {
 }
 
 @usableFromInline
-internal final class SubjectBox<Base: Subject>: ErasedSubscriber {
-    @usableFromInline let base: Base
-
-    @inlinable
-    init(_ base: Base) { self.base = base }
-
-    /// Allocates the box; see ``ErasedSubscriber`` for why this is never inlined.
-    @inlinable @inline(never)
-    static func make(_ base: Base) -> SubjectBox { SubjectBox(base) }
-
-    @usableFromInline typealias Input = Base.Output
-    @usableFromInline typealias Failure = Base.Failure
-
-    @usableFromInline var description: String { String(describing: base) }
-
-    @usableFromInline var customMirror: Mirror { Mirror(reflecting: base) }
-}
-
-@usableFromInline
 internal final class ClosureSubscriberBox<Input, Failure: Error>: ErasedSubscriber {
     @usableFromInline let onSubscription: ((any Subscription) -> Void)?
     @usableFromInline let onValue: ((Input) -> Subscribers.Demand)?
@@ -208,5 +187,6 @@ internal final class ClosureSubscriberBox<Input, Failure: Error>: ErasedSubscrib
 
     @usableFromInline var description: String { "Anonymous AnySubscriber" }
 
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+    /// The mirror of the description, as Combine's: a `String`, with no children.
+    @usableFromInline var customMirror: Mirror { Mirror(reflecting: description) }
 }

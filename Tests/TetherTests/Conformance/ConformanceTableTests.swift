@@ -564,10 +564,10 @@ final class ConformanceTableTests: TetherTestCase {
                     TestError(id: $0.id + 1)
                 }
             },
-            .cold("Publishers.RemoveDuplicates", elements: 5, options: .tether(keepsSubscriber: true).overRecorded) {
+            .cold("Publishers.RemoveDuplicates", elements: 5, options: .tether(keepsSubscriber: true)) {
                 [0, 0, 1, 2, 2, 3, 4].publisher.eraseToAnyPublisher().removeDuplicates()
             },
-            .cold("Publishers.TryRemoveDuplicates", elements: 5, options: .tether(keepsSubscriber: true).overRecorded) {
+            .cold("Publishers.TryRemoveDuplicates", elements: 5, options: .tether(keepsSubscriber: true)) {
                 [0, 1, 1, 2, 3, 3, 4].publisher.tryRemoveDuplicates(by: ==)
             },
             .cold("Publishers.CollectByCount", elements: 3, options: .tether(keepsSubscriber: true)) {

@@ -57,7 +57,7 @@ where Machine.Slots.Output == Downstream.Input {
     package func subscribe<Upstream: Publisher>(
         _ upstream: Upstream, at index: Int, into put: @escaping (inout Slots, Upstream.Output) -> Void
     ) where Upstream.Failure == Downstream.Failure {
-        upstream.receive(subscriber: CombiningSide(storage: self, index: index, put: put))
+        upstream.subscribe(CombiningSide(storage: self, index: index, put: put))
     }
 
     @inlinable

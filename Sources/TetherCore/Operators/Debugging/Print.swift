@@ -60,7 +60,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, prefix: prefix, stream: stream))
+            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
         }
     }
 }

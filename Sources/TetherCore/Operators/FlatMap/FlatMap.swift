@@ -56,11 +56,10 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where S.Input == NewPublisher.Output, S.Failure == Upstream.Failure {
-            upstream.receive(
-                subscriber:
-                    FlattenStorage<Upstream, NewPublisher, S>(
-                        name: "FlatMap", policy: .merge(maxPublishers: maxPublishers), downstream: subscriber,
-                        transform: transform))
+            upstream.subscribe(
+                FlattenStorage<Upstream, NewPublisher, S>(
+                    name: "FlatMap", policy: .merge(maxPublishers: maxPublishers), downstream: subscriber,
+                    transform: transform))
         }
     }
 }

@@ -39,7 +39,7 @@ internal final class MergeStorage<Downstream: Subscriber>: Subscription, CustomS
     @inlinable
     internal func subscribe<Upstream: Publisher>(_ upstream: Upstream, at index: Int)
     where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
-        upstream.receive(subscriber: MergeSide(storage: self, index: index))
+        upstream.subscribe(MergeSide(storage: self, index: index))
     }
 
     @inlinable

@@ -39,15 +39,14 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.receive(
-                subscriber:
-                    Reducer<Upstream.Output, Upstream.Failure, S>(
-                        name: "AllSatisfy", downstream: subscriber, initial: true, failure: { $0 }
-                    ) { verdict, input in
-                        if predicate(input) { return .more }
-                        verdict = false
-                        return .settled
-                    })
+            upstream.subscribe(
+                Reducer<Upstream.Output, Upstream.Failure, S>(
+                    name: "AllSatisfy", downstream: subscriber, initial: true, failure: { $0 }
+                ) { verdict, input in
+                    if predicate(input) { return .more }
+                    verdict = false
+                    return .settled
+                })
         }
     }
 }

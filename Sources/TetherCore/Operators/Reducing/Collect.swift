@@ -28,14 +28,13 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(
-                subscriber:
-                    Reducer<Upstream.Output, Upstream.Failure, S>(
-                        name: "Collect", downstream: subscriber, initial: [], reflection: .collected, failure: { $0 }
-                    ) { buffer, input in
-                        buffer?.append(input)
-                        return .more
-                    })
+            upstream.subscribe(
+                Reducer<Upstream.Output, Upstream.Failure, S>(
+                    name: "Collect", downstream: subscriber, initial: [], reflection: .collected, failure: { $0 }
+                ) { buffer, input in
+                    buffer?.append(input)
+                    return .more
+                })
         }
     }
 }

@@ -36,15 +36,14 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             let output = self.output
-            upstream.receive(
-                subscriber:
-                    Reducer<Upstream.Output, Upstream.Failure, S>(
-                        name: "Contains", downstream: subscriber, initial: false, failure: { $0 }
-                    ) { found, input in
-                        guard input == output else { return .more }
-                        found = true
-                        return .settled
-                    })
+            upstream.subscribe(
+                Reducer<Upstream.Output, Upstream.Failure, S>(
+                    name: "Contains", downstream: subscriber, initial: false, failure: { $0 }
+                ) { found, input in
+                    guard input == output else { return .more }
+                    found = true
+                    return .settled
+                })
         }
     }
 }

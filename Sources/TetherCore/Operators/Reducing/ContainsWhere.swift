@@ -39,15 +39,14 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.receive(
-                subscriber:
-                    Reducer<Upstream.Output, Upstream.Failure, S>(
-                        name: "ContainsWhere", downstream: subscriber, initial: false, failure: { $0 }
-                    ) { found, input in
-                        guard predicate(input) else { return .more }
-                        found = true
-                        return .settled
-                    })
+            upstream.subscribe(
+                Reducer<Upstream.Output, Upstream.Failure, S>(
+                    name: "ContainsWhere", downstream: subscriber, initial: false, failure: { $0 }
+                ) { found, input in
+                    guard predicate(input) else { return .more }
+                    found = true
+                    return .settled
+                })
         }
     }
 }

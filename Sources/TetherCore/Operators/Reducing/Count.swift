@@ -28,14 +28,13 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
-            upstream.receive(
-                subscriber:
-                    Reducer<Upstream.Output, Upstream.Failure, S>(
-                        name: "Count", downstream: subscriber, initial: 0, failure: { $0 }
-                    ) { count, _ in
-                        count? += 1
-                        return .more
-                    })
+            upstream.subscribe(
+                Reducer<Upstream.Output, Upstream.Failure, S>(
+                    name: "Count", downstream: subscriber, initial: 0, failure: { $0 }
+                ) { count, _ in
+                    count? += 1
+                    return .more
+                })
         }
     }
 }

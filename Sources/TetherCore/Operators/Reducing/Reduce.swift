@@ -45,16 +45,15 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let nextPartialResult = self.nextPartialResult
-            upstream.receive(
-                subscriber:
-                    Reducer<Upstream.Output, Upstream.Failure, S>(
-                        name: "Reduce", downstream: subscriber, initial: initial, failure: { $0 }
-                    ) { result, input in
-                        if let current = result {
-                            result = nextPartialResult(current, input)
-                        }
-                        return .more
-                    })
+            upstream.subscribe(
+                Reducer<Upstream.Output, Upstream.Failure, S>(
+                    name: "Reduce", downstream: subscriber, initial: initial, failure: { $0 }
+                ) { result, input in
+                    if let current = result {
+                        result = nextPartialResult(current, input)
+                    }
+                    return .more
+                })
         }
     }
 }

@@ -39,17 +39,16 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let areInIncreasingOrder = self.areInIncreasingOrder
-            upstream.receive(
-                subscriber:
-                    Reducer<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryComparison", downstream: subscriber, initial: nil, failure: { $0 }
-                    ) { (greatest, input) throws(any Error) in
-                        if let current = greatest, try !areInIncreasingOrder(current, input) {
-                            return .more
-                        }
-                        greatest = input
+            upstream.subscribe(
+                Reducer<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryComparison", downstream: subscriber, initial: nil, failure: { $0 }
+                ) { (greatest, input) throws(any Error) in
+                    if let current = greatest, try !areInIncreasingOrder(current, input) {
                         return .more
-                    })
+                    }
+                    greatest = input
+                    return .more
+                })
         }
     }
 }

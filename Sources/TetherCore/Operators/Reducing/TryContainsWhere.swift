@@ -37,15 +37,14 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.receive(
-                subscriber:
-                    Reducer<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryContainsWhere", downstream: subscriber, initial: false, failure: { $0 }
-                    ) { (found, input) throws(any Error) in
-                        guard try predicate(input) else { return .more }
-                        found = true
-                        return .settled
-                    })
+            upstream.subscribe(
+                Reducer<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryContainsWhere", downstream: subscriber, initial: false, failure: { $0 }
+                ) { (found, input) throws(any Error) in
+                    guard try predicate(input) else { return .more }
+                    found = true
+                    return .settled
+                })
         }
     }
 }

@@ -50,16 +50,15 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let nextPartialResult = self.nextPartialResult
-            upstream.receive(
-                subscriber:
-                    Reducer<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryReduce", downstream: subscriber, initial: initial, failure: { $0 }
-                    ) { (result, input) throws(any Error) in
-                        if let current = result {
-                            result = try nextPartialResult(current, input)
-                        }
-                        return .more
-                    })
+            upstream.subscribe(
+                Reducer<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryReduce", downstream: subscriber, initial: initial, failure: { $0 }
+                ) { (result, input) throws(any Error) in
+                    if let current = result {
+                        result = try nextPartialResult(current, input)
+                    }
+                    return .more
+                })
         }
     }
 }

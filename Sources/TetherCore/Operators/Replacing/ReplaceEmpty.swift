@@ -41,9 +41,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(
-                subscriber:
-                    ReplacingRelay<Upstream.Failure, S>(
+            upstream.subscribe(ReplacingRelay<Upstream.Failure, S>(
                         name: "ReplaceEmpty", downstream: subscriber, output: output, requestsUnlimited: true
                     ) {
                         completion, sawValue in

@@ -37,15 +37,14 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.receive(
-                subscriber:
-                    ReplacingRelay<Upstream.Failure, S>(
-                        name: "ReplaceError", downstream: subscriber, output: output, trapsWithoutDemand: true
-                    ) {
-                        completion, _ in
-                        if case .failure = completion { return .substitute }
-                        return .forward(.finished)
-                    })
+            upstream.subscribe(
+                ReplacingRelay<Upstream.Failure, S>(
+                    name: "ReplaceError", downstream: subscriber, output: output, trapsWithoutDemand: true
+                ) {
+                    completion, _ in
+                    if case .failure = completion { return .substitute }
+                    return .forward(.finished)
+                })
         }
     }
 }

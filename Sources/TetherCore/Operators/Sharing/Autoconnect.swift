@@ -45,7 +45,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let connects = connection.withLock { $0.attach() }
-            upstream.receive(subscriber: Inner(downstream: subscriber, parent: self))
+            upstream.subscribe(Inner(downstream: subscriber, parent: self))
             guard connects else { return }
             let made = upstream.connect()
             if let unwanted = connection.withLock({ $0.connected(made) }) {

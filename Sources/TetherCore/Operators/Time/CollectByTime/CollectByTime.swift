@@ -64,17 +64,15 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             switch strategy {
             case .byTime(let scheduler, let stride):
-                upstream.receive(
-                    subscriber:
-                        Inner(
-                            downstream: subscriber, scheduler: scheduler, stride: stride, count: nil, options: options))
+                upstream.subscribe(
+                    Inner(
+                        downstream: subscriber, scheduler: scheduler, stride: stride, count: nil, options: options))
             case .byTimeOrCount(let scheduler, let stride, let count):
                 precondition(count > 0, "collect(.byTimeOrCount) needs a positive count, not \(count)")
-                upstream.receive(
-                    subscriber:
-                        Inner(
-                            downstream: subscriber, scheduler: scheduler, stride: stride, count: count, options: options
-                        ))
+                upstream.subscribe(
+                    Inner(
+                        downstream: subscriber, scheduler: scheduler, stride: stride, count: count, options: options
+                    ))
             }
         }
     }
