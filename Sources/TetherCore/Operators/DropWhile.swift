@@ -41,12 +41,13 @@ extension Publishers {
             let predicate = self.predicate
             // The step runs only on the upstream's serial path, so the flag needs no lock.
             var dropping = true
-            upstream.subscribe(StepRelay<Output, Failure, S>(name: "DropWhile", downstream: subscriber) {
-                        value in
-                        if dropping, predicate(value) { return .skipAndReplace }
-                        dropping = false
-                        return .pass
-                    })
+            upstream.subscribe(
+                StepRelay<Output, Failure, S>(name: "DropWhile", downstream: subscriber) {
+                    value in
+                    if dropping, predicate(value) { return .skipAndReplace }
+                    dropping = false
+                    return .pass
+                })
         }
     }
 }

@@ -42,7 +42,8 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(StepRelay<Output, Failure, S>(
+            upstream.subscribe(
+                StepRelay<Output, Failure, S>(
                     name: "RemoveDuplicates", downstream: subscriber, beforeSubscription: .trap,
                     mirror: .downstreamAnd { _ in [("last", Output?.none as Any)] },
                     step: StepVerdict.removingDuplicates(by: predicate)))

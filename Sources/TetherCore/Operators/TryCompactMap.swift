@@ -39,9 +39,10 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryCompactMap", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream,
-                        step: transform))
+            upstream.subscribe(
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryCompactMap", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream,
+                    step: transform))
         }
     }
 }

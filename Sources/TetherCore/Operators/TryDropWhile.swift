@@ -41,18 +41,19 @@ extension Publishers {
             let predicate = self.predicate
             // The step runs only on the upstream's serial path, so the flag needs no lock.
             var dropping = true
-            upstream.subscribe(StepRelay<Output, Upstream.Failure, S>(
-                        name: "TryDropWhile", downstream: subscriber
-                    ) { value in
-                        guard dropping else { return .pass }
-                        do {
-                            if try predicate(value) { return .skipAndReplace }
-                        } catch {
-                            return .fail(error)
-                        }
-                        dropping = false
-                        return .pass
-                    })
+            upstream.subscribe(
+                StepRelay<Output, Upstream.Failure, S>(
+                    name: "TryDropWhile", downstream: subscriber
+                ) { value in
+                    guard dropping else { return .pass }
+                    do {
+                        if try predicate(value) { return .skipAndReplace }
+                    } catch {
+                        return .fail(error)
+                    }
+                    dropping = false
+                    return .pass
+                })
         }
     }
 }

@@ -41,11 +41,12 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
-            upstream.subscribe(TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryFilter", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
-                    ) {
-                        try isIncluded($0) ? $0 : nil
-                    })
+            upstream.subscribe(
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryFilter", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
+                ) {
+                    try isIncluded($0) ? $0 : nil
+                })
         }
     }
 }

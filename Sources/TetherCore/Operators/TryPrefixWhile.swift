@@ -41,11 +41,12 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribe(StepRelay<Output, Upstream.Failure, S>(
-                        name: "TryPrefixWhile", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
-                    ) { value in
-                        do { return try predicate(value) ? .pass : .finish } catch { return .fail(error) }
-                    })
+            upstream.subscribe(
+                StepRelay<Output, Upstream.Failure, S>(
+                    name: "TryPrefixWhile", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
+                ) { value in
+                    do { return try predicate(value) ? .pass : .finish } catch { return .fail(error) }
+                })
         }
     }
 }

@@ -44,7 +44,8 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(StepRelay<Output, Upstream.Failure, S>(
+            upstream.subscribe(
+                StepRelay<Output, Upstream.Failure, S>(
                     name: "TryRemoveDuplicates", downstream: subscriber,
                     beforeSubscription: .trap,
                     mirror: .downstreamAnd { _ in [("last", Upstream.Output?.none as Any)] },

@@ -55,14 +55,15 @@ extension Publishers {
             let nextPartialResult = self.nextPartialResult
             // One running result per subscription, touched only on the relay's serial path.
             var accumulated = initialResult
-            upstream.subscribe(TryRelay<Upstream.Output, Upstream.Failure, S>(
-                        name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues,
-                        afterEnd: .deliver,
-                        mirror: .downstreamAnd { status in [("status", status), ("result", accumulated)] }
-                    ) {
-                        accumulated = try nextPartialResult(accumulated, $0)
-                        return accumulated
-                    })
+            upstream.subscribe(
+                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues,
+                    afterEnd: .deliver,
+                    mirror: .downstreamAnd { status in [("status", status), ("result", accumulated)] }
+                ) {
+                    accumulated = try nextPartialResult(accumulated, $0)
+                    return accumulated
+                })
         }
     }
 }

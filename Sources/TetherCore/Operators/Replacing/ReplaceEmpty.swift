@@ -41,13 +41,14 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ReplacingRelay<Upstream.Failure, S>(
-                        name: "ReplaceEmpty", downstream: subscriber, output: output, requestsUnlimited: true
-                    ) {
-                        completion, sawValue in
-                        if case .finished = completion, !sawValue { return .substitute }
-                        return .forward(completion)
-                    })
+            upstream.subscribe(
+                ReplacingRelay<Upstream.Failure, S>(
+                    name: "ReplaceEmpty", downstream: subscriber, output: output, requestsUnlimited: true
+                ) {
+                    completion, sawValue in
+                    if case .finished = completion, !sawValue { return .substitute }
+                    return .forward(completion)
+                })
         }
     }
 }
