@@ -240,12 +240,13 @@ extension Publishers.HandleEvents {
 
         @inlinable
         internal func cancel() {
-            let previous = shared.withLock { shared -> Shared? in
-                // Before the subscription there is nothing to cancel; Combine subscribes normally
-                // when it arrives.
-                if case .awaitingSubscription = shared.link { return nil }
-                return shared.terminate()
+            let (previous, early) = shared.withLock { shared -> (Shared?, (() -> Void)?) in
+                // Before the subscription there is nothing to cancel, and Combine subscribes
+                // normally when it arrives; it does run the cancel hook.
+                if case .awaitingSubscription = shared.link { return (nil, shared.receiveCancel) }
+                return (shared.terminate(), nil)
             }
+            early?()
             guard let previous, case .subscribed(let upstream) = previous.link else { return }
             previous.receiveCancel?()
             if gate.stopFromOutside() {

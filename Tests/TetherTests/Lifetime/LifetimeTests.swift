@@ -304,7 +304,7 @@ final class LedgerOriginTests: TetherTestCase {
         let stream = CollectingStream()
         let line = #line + 1
         _ = [1].publisher.debug(to: stream).sink { _ in }
-        _ = Just(2).debug("named", to: stream).prefix(0).sink { _ in }
+        _ = Empty<Int, Never>(completeImmediately: false).debug("named", to: stream).prefix(0).sink { _ in }
         let text = stream.text
         XCTAssertTrue(text.contains("[TetherTests/LifetimeTests.swift:\(line)]: receive value: (1)"), text)
         XCTAssertTrue(text.contains("[TetherTests/LifetimeTests.swift:\(line)]: request unlimited"), text)

@@ -181,6 +181,38 @@ final class HandleEventsTests: TetherTestCase {
         XCTAssertEqual(measured.0, Subscribers.Demand.none)
         XCTAssertEqual(measured.1, [])
     }
+
+    /// The operator's own subscription, cancelled before its upstream's subscription arrives:
+    /// Combine runs the cancel hook, then takes the subscription normally when it comes, asking
+    /// and cancelling nothing of it.
+    func testACancelBeforeTheSubscriptionRunsTheHookAndTheSubscriptionIsTakenLater() throws {
+        final class Holding: Publisher {
+            typealias Output = Int
+            typealias Failure = Never
+            var subscriber: Any?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                self.subscriber = subscriber
+            }
+        }
+        let publisher = Holding()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .none)
+        var log: [String] = []
+        publisher.handleEvents(
+            receiveSubscription: { _ in log.append("subscription") }, receiveCancel: { log.append("cancel") }
+        ).subscribe(recorder)
+        let operatorSubscription = try XCTUnwrap(publisher.subscriber as? any Subscription)
+        let subscriber = try XCTUnwrap(publisher.subscriber as? any Subscriber<Int, Never>)
+
+        operatorSubscription.cancel()
+        let upstream = RecordingSubscription()
+        subscriber.receive(subscription: upstream)
+
+        XCTAssertEqual(log, ["cancel", "subscription"])
+        XCTAssertEqual(upstream.events, [])
+        XCTAssertEqual(recorder.events, [.subscription])
+        recorder.cancel()
+        XCTAssertEqual(upstream.events, [.cancelled], "the subscription taken later is the one a cancel reaches")
+    }
 }
 
 /// Swallows what `print` writes.

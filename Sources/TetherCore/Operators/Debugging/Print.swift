@@ -137,7 +137,15 @@ extension Publishers.Print {
         @inlinable
         internal func log(_ event: String) {
             let line = prefix + event
-            target.withLock { Swift.print(line, to: &$0) }
+            target.withLock { target in
+                if target.stream == nil {
+                    // One write of the whole line and its newline, as Combine writes to standard
+                    // output (a print hook sees the line in one piece).
+                    Swift.print(line)
+                } else {
+                    Swift.print(line, to: &target)
+                }
+            }
         }
 
         @inlinable
