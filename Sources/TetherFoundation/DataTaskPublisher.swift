@@ -75,6 +75,8 @@ private protocol DataTaskCompletionReceiver: AnyObject, Sendable {
 /// The task's completion handler holds the subscription until the task ends, so a subscriber
 /// that keeps no reference to its subscription still gets its result; `cancel` cancels the task
 /// and lets go of the subscriber at once.
+// @unchecked Sendable: the subscriber, the task and the demand live in `state`, touched only under
+// its lock; the publisher is an immutable value.
 private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTaskCompletionReceiver,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failure == URLError {

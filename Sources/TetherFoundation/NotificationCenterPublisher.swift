@@ -22,6 +22,10 @@ extension NotificationCenter {
     /// outstanding demand is dropped. The publisher never completes and never fails.
     /// Requesting `.none` is a contract violation and traps.
     public struct Publisher: TetherCore.Publisher, @unchecked Sendable {
+        // @unchecked Sendable: its properties are constants; the center and the object (not
+        // `Sendable` on Linux) are only used to add and remove an observer, which
+        // NotificationCenter allows from any thread.
+
         /// The kind of values published by this publisher.
         public typealias Output = Notification
 
@@ -79,6 +83,8 @@ private protocol NotificationReceiver: AnyObject, Sendable {
 /// The center holds the observer's block, and the block holds the subscription, so a subscriber
 /// that never cancels keeps both alive, as in Combine; `cancel` removes the observer and lets go
 /// of the subscriber.
+// @unchecked Sendable: the subscriber, the demand, the observer and the notifications left for
+// the delivering thread live in `state`, touched only under its lock.
 private final class NotificationSubscription<Downstream: Subscriber>: Subscription, NotificationReceiver,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Notification, Downstream.Failure == Never {

@@ -37,6 +37,9 @@ extension Timer {
     /// receive nothing until the next connection. The publisher never completes and never fails.
     /// Requesting `.none` is a contract violation and traps.
     public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
+        // @unchecked Sendable: its settings are constants and its subscribers are held under
+        // `hub`'s lock; the run loop (not `Sendable` on Linux) only schedules the timer.
+
         /// The kind of values published by this publisher: the date of each tick.
         public typealias Output = Date
 
@@ -189,6 +192,7 @@ private final class TimerTarget: Sendable {
 
 /// The `Cancellable` that ``Foundation/Timer/TimerPublisher/connect()`` returns: it owns the
 /// timer and invalidates it on cancel.
+// @unchecked Sendable: the timer and its target live in `phase`, touched only under its lock.
 private final class TimerConnection: Cancellable, @unchecked Sendable {
     private enum Phase {
         case starting
@@ -236,6 +240,8 @@ private final class TimerConnection: Cancellable, @unchecked Sendable {
 
 /// One subscriber's subscription to a ``Foundation/Timer/TimerPublisher``. Like Combine's, it
 /// neither describes nor reflects itself.
+// @unchecked Sendable: the subscriber and the demand live in `state`, touched only under its lock;
+// the parent is a weak reference to a Sendable publisher.
 private final class TimerSubscription<Downstream: Subscriber>: Subscription, TimerTickReceiver,
     @unchecked Sendable
 where Downstream.Input == Date, Downstream.Failure == Never {

@@ -300,7 +300,8 @@ struct UncheckedAction: @unchecked Sendable {
     }
 }
 
-/// A dispatch timer source kept by a cancellable.
+/// A dispatch timer source kept by a cancellable. `@unchecked`: Dispatch sources are thread-safe,
+/// but `DispatchSourceTimer` is not marked `Sendable` on Linux.
 struct UncheckedTimer: @unchecked Sendable {
     let timer: any DispatchSourceTimer
 
