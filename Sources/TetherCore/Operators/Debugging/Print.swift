@@ -75,13 +75,21 @@ internal struct PrintTarget: TextOutputStream {
         self.stream = stream
     }
 
+    /// Writes `line` and a newline: to the stream through `print(_:to:)`, or to standard output
+    /// in one write, as Combine does (a print hook sees the line in one piece).
+    @inlinable
+    mutating func writeLine(_ line: String) {
+        if stream != nil {
+            Swift.print(line, to: &self)
+        } else {
+            Swift.print(line)
+        }
+    }
+
+    /// For `print(_:to:)`: only reached while there is a stream.
     @inlinable
     mutating func write(_ string: String) {
-        if stream != nil {
-            stream!.write(string)
-        } else {
-            Swift.print(string, terminator: "")
-        }
+        stream?.write(string)
     }
 }
 
@@ -137,15 +145,7 @@ extension Publishers.Print {
         @inlinable
         internal func log(_ event: String) {
             let line = prefix + event
-            target.withLock { target in
-                if target.stream == nil {
-                    // One write of the whole line and its newline, as Combine writes to standard
-                    // output (a print hook sees the line in one piece).
-                    Swift.print(line)
-                } else {
-                    Swift.print(line, to: &target)
-                }
-            }
+            target.withLock { $0.writeLine(line) }
         }
 
         @inlinable
