@@ -29,9 +29,12 @@ extension URLSession {
     /// A publisher that delivers the results of performing URL session data tasks.
     ///
     /// Each subscription creates and resumes its own data task when the subscriber first
-    /// demands a value. When the task completes, the subscriber receives the data and the
-    /// response, then `.finished`; when it fails, the subscription fails with the task's
-    /// `URLError`. Both arrive on the session's delegate queue. Cancelling the subscription
+    /// demands a value. (Combine resumes the task again on each later request; Tether does not:
+    /// on Linux, resuming a task that has just completed traps in Foundation.)
+    /// When the task completes with a response, the subscriber receives the data (empty when
+    /// there is none) and the response, then `.finished`; when it fails, the subscription fails
+    /// with the task's `URLError` (`URLError(.unknown)` for an error of another type, or for no
+    /// response at all). Both arrive on the session's delegate queue. Cancelling the subscription
     /// cancels the data task. Requesting `.none` is a contract violation and traps.
     public struct DataTaskPublisher: TetherCore.Publisher, Sendable {
         /// The kind of values published by this publisher: the data and the response.
@@ -143,11 +146,11 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
         guard let downstream = taken else { return }
         if let error {
             downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
-        } else if let data, let response {
-            _ = downstream.receive((data: data, response: response))
+        } else if let response {
+            _ = downstream.receive((data: data ?? Data(), response: response))
             downstream.receive(completion: .finished)
         } else {
-            downstream.receive(completion: .failure(URLError(.badServerResponse)))
+            downstream.receive(completion: .failure(URLError(.unknown)))
         }
     }
 

@@ -15,8 +15,10 @@ extension Timer {
     /// - Parameters:
     ///   - interval: The time interval on which to publish events. For example, a value of `0.5`
     ///     publishes an event approximately every half-second.
-    ///   - tolerance: The allowed timing variance when emitting events. Defaults to `nil`, which
-    ///     allows any variance.
+    ///   - tolerance: The allowed timing variance when emitting events. Defaults to `nil`. As in
+    ///     Combine, this method does not pass it on: the publisher's
+    ///     ``TimerPublisher/tolerance`` is `nil` whatever is given here; create a
+    ///     ``TimerPublisher`` directly to set one.
     ///   - runLoop: The run loop on which the timer runs.
     ///   - mode: The run loop mode in which to run the timer.
     ///   - options: Scheduler options passed to the timer. Defaults to `nil`.
@@ -25,7 +27,9 @@ extension Timer {
         every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop,
         in mode: RunLoop.Mode, options: RunLoop.SchedulerOptions? = nil
     ) -> Timer.TimerPublisher {
-        TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+        // Combine's `publish` drops the tolerance (OpenCombine's suite, which its authors run
+        // against Combine, records `tolerance == nil` for a publisher made with one).
+        TimerPublisher(interval: interval, tolerance: nil, runLoop: runLoop, mode: mode, options: options)
     }
 
     /// A publisher that repeatedly emits the current date on a given interval.

@@ -10,7 +10,11 @@ extension Publishers {
     /// as in Combine.
     ///
     /// As in Combine, a value (answered with `.none`) or a completion that comes from `prefix`
-    /// before its subscription, or from `suffix` before its own, is ignored.
+    /// before its subscription or after its completion, or from `suffix` before its own, is
+    /// ignored; so is a value `prefix` sends beyond the demand the subscriber made (`suffix`'s
+    /// values are passed on as they come). The subscription holds its subscriber for its whole
+    /// life, as Combine's does; each publisher is subscribed to by its own subscriber, which
+    /// shares the subscription's `combineIdentifier`.
     public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
     where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
         /// The kind of values published by this publisher: the prefix's and the suffix's.
@@ -42,24 +46,30 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            prefix.subscribe(Inner(downstream: subscriber, suffix: suffix))
+            prefix.subscribe(Side<S, PrefixMark>(inner: Inner(downstream: subscriber, suffix: suffix), part: .prefix))
         }
     }
 }
 
 extension Publishers.Concatenate {
-    /// The subscription: subscribed first to the prefix, then to the suffix.
+    /// Which of the two publishers a signal comes from.
+    @usableFromInline
+    internal enum Part {
+        case prefix
+        case suffix
+    }
+
+    /// The subscription: subscribed first to the prefix, then to the suffix, each through its
+    /// own ``Side``, so a signal says which publisher sent it.
     ///
     /// Which publisher is current, and the demand still unmet, live under the `control` lock, so
     /// a request from any thread either reaches the current publisher or is counted for the
     /// suffix to receive when it subscribes. The downstream and the suffix are handed over
     /// through a ``DeliveryGate``; a value takes one lock, to count the demand it meets.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        @usableFromInline typealias Input = Output
-
         @usableFromInline
         internal struct Owned {
             @usableFromInline let downstream: Downstream
@@ -101,9 +111,15 @@ extension Publishers.Concatenate {
         @usableFromInline
         internal var owned: Owned?
 
+        /// The subscriber again, held for the subscription's whole life as Combine's is;
+        /// `owned` still says who is delivered to.
+        @usableFromInline
+        internal let heldSubscriber: Downstream
+
         @inlinable
         internal init(downstream: Downstream, suffix: Suffix) {
             owned = Owned(downstream: downstream, suffix: suffix)
+            heldSubscriber = downstream
             Ledger.enter(self)
         }
 
@@ -112,25 +128,24 @@ extension Publishers.Concatenate {
         }
 
         @inlinable
-        internal func receive(subscription: any Subscription) {
-            let (accepted, unmet, isPrefix) = control.withLock {
-                control -> (Bool, Subscribers.Demand, Bool) in
-                switch control.phase {
-                case .awaitingPrefix:
+        internal func receive(subscription: any Subscription, from part: Part) {
+            let (accepted, unmet) = control.withLock { control -> (Bool, Subscribers.Demand) in
+                switch (control.phase, part) {
+                case (.awaitingPrefix, .prefix):
                     control.phase = .prefix(subscription)
-                    return (true, .none, true)
-                case .awaitingSuffix:
+                    return (true, .none)
+                case (.awaitingSuffix, .suffix):
                     control.phase = .suffix(subscription)
-                    return (true, control.unmet, false)
+                    return (true, control.unmet)
                 default:
-                    return (false, .none, false)
+                    return (false, .none)
                 }
             }
             guard accepted else {
                 subscription.cancel()
                 return
             }
-            guard isPrefix else {
+            guard case .prefix = part else {
                 if unmet > 0 { subscription.request(unmet) }
                 return
             }
@@ -145,21 +160,25 @@ extension Publishers.Concatenate {
         }
 
         @inlinable
-        internal func receive(_ input: Output) -> Subscribers.Demand {
+        internal func receive(_ input: Output, from part: Part) -> Subscribers.Demand {
             guard gate.enterIfSubscribed(), let owned else { return .none }
             // The one lock a value takes: it also turns away a value from a publisher that is
-            // not current (the suffix before its subscription, the prefix after its finish).
+            // not current (the suffix before its subscription, the prefix after its finish) and,
+            // as Combine does, one the prefix sends beyond the demand.
             let current = control.withLock { control -> Bool in
-                switch control.phase {
-                case .prefix, .suffix:
+                switch (control.phase, part) {
+                case (.prefix, .prefix):
+                    guard control.unmet > 0 else { return false }
                     control.unmet -= 1
                     return true
-                case .awaitingPrefix, .awaitingSuffix, .terminal:
+                case (.suffix, .suffix):
+                    return true
+                default:
                     return false
                 }
             }
             let demand = current ? owned.downstream.receive(input) : .none
-            if demand > 0 {
+            if demand > 0, case .prefix = part {
                 control.withLock { $0.unmet += demand }
             }
             if gate.leave() {
@@ -170,18 +189,18 @@ extension Publishers.Concatenate {
         }
 
         @inlinable
-        internal func receive(completion: Subscribers.Completion<Failure>) {
-            let previous = control.withLock { control -> Phase in
+        internal func receive(completion: Subscribers.Completion<Failure>, from part: Part) {
+            let previous = control.withLock { control -> Phase? in
                 let previous = control.phase
-                switch (previous, completion) {
-                case (.prefix, .finished): control.phase = .awaitingSuffix
-                case (.awaitingPrefix, _), (.awaitingSuffix, _), (.terminal, _): break
-                default: control.phase = .terminal
+                switch (previous, part, completion) {
+                case (.prefix, .prefix, .finished): control.phase = .awaitingSuffix
+                case (.prefix, .prefix, .failure), (.suffix, .suffix, _): control.phase = .terminal
+                default: return nil
                 }
                 return previous
             }
             switch (previous, completion) {
-            case (.awaitingPrefix, _), (.awaitingSuffix, _), (.terminal, _):
+            case (.none, _), (.awaitingPrefix, _), (.awaitingSuffix, _), (.terminal, _):
                 return
             case (.prefix, .finished):
                 // Take the suffix as a delivery, so a concurrent cancel cannot release it under
@@ -191,7 +210,7 @@ extension Publishers.Concatenate {
                     owned = nil
                     return
                 }
-                suffix.subscribe(self)
+                suffix.subscribe(Side<Downstream, SuffixMark>(inner: self, part: .suffix))
             default:
                 gate.stopFromSerialPath()
                 let released = owned
@@ -246,7 +265,54 @@ extension Publishers.Concatenate {
         @usableFromInline
         internal var playgroundDescription: Any { description }
     }
+
+    /// What each publisher is subscribed with: passes its signals to the subscription, marked
+    /// with the part it plays, and is identified as the subscription is. `Mark` only makes the
+    /// prefix's and the suffix's sides types of their own, as Combine's are.
+    @usableFromInline
+    internal struct Side<Downstream: Subscriber, Mark>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline let inner: Inner<Downstream>
+        @usableFromInline let part: Part
+
+        @inlinable
+        init(inner: Inner<Downstream>, part: Part) {
+            self.inner = inner
+            self.part = part
+        }
+
+        @inlinable
+        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            inner.receive(subscription: subscription, from: part)
+        }
+
+        @inlinable
+        func receive(_ input: Output) -> Subscribers.Demand {
+            inner.receive(input, from: part)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            inner.receive(completion: completion, from: part)
+        }
+
+        @usableFromInline var description: String { inner.description }
+        @usableFromInline var customMirror: Mirror { inner.customMirror }
+        @usableFromInline var playgroundDescription: Any { inner.playgroundDescription }
+    }
 }
+
+/// Makes the side a ``Publishers/Concatenate`` subscribes its prefix with a type of its own.
+@usableFromInline
+internal enum PrefixMark {}
+
+/// Makes the side a ``Publishers/Concatenate`` subscribes its suffix with a type of its own.
+@usableFromInline
+internal enum SuffixMark {}
 
 extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
 

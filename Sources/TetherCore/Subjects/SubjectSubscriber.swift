@@ -7,9 +7,12 @@ extension Publisher {
     /// publisher; then each value through ``Subject/send(_:)`` and the completion through
     /// ``Subject/send(completion:)``, on the thread that delivers them.
     /// - Parameter subject: The subject to attach to this publisher.
+    /// As in Combine, the subscription holds the subject weakly: the subject holds its upstream
+    /// subscription, and whoever uses the subject keeps it alive. Once the subject is gone,
+    /// values reach nobody.
     /// - Returns: A cancellable instance, which you use to end the subscription; deallocating it
-    ///   also ends the subscription. Ending it cancels the upstream subscription and releases
-    ///   the subject; the subject itself is not completed.
+    ///   also ends the subscription. Ending it cancels the upstream subscription; the subject
+    ///   itself is not completed.
     @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
     where S.Output == Output, S.Failure == Failure {
@@ -24,8 +27,8 @@ extension Publisher {
 ///
 /// It stands between the upstream subscription and the subject so that cancelling (from the
 /// returned `AnyCancellable`, or by the subject when it is deallocated) cancels the upstream
-/// and releases both. After the completion or a cancel it holds nothing, which breaks the cycle
-/// between it and a subject that keeps it as an upstream.
+/// and releases it. It holds the subject weakly, as Combine's does: the subject keeps it as an
+/// upstream, so a strong reference would be a cycle.
 @usableFromInline
 internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -36,17 +39,39 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @usableFromInline
     internal enum Status {
-        case awaitingSubscription(Downstream)
-        case subscribed(Downstream, any Subscription)
+        case awaitingSubscription
+        case subscribed(any Subscription)
         case terminal
     }
 
     @usableFromInline
-    internal let status: Locked<Status>
+    internal struct State {
+        @usableFromInline var status = Status.awaitingSubscription
+        /// `nil` once the subject is gone, or the stream is over.
+        @usableFromInline weak var subject: Downstream?
+
+        @inlinable
+        init(subject: Downstream) {
+            self.subject = subject
+        }
+
+        /// Ends the stream: the status it had, and the subject, if still there.
+        @inlinable
+        mutating func end() -> (Status, Downstream?) {
+            defer {
+                status = .terminal
+                subject = nil
+            }
+            return (status, subject)
+        }
+    }
+
+    @usableFromInline
+    internal let status: Locked<State>
 
     @inlinable
     internal init(_ subject: Downstream) {
-        status = Locked(.awaitingSubscription(subject))
+        status = Locked(State(subject: subject))
         Ledger.enter(self)
     }
 
@@ -57,23 +82,23 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     /// Keeps the upstream subscription and hands the subject this relay as its subscription.
     @inlinable
     internal func receive(subscription: any Subscription) {
-        let subject = status.withLock { status -> Downstream? in
-            guard case .awaitingSubscription(let subject) = status else { return nil }
-            status = .subscribed(subject, subscription)
-            return subject
+        let (accepted, subject) = status.withLock { state -> (Bool, Downstream?) in
+            guard case .awaitingSubscription = state.status else { return (false, nil) }
+            state.status = .subscribed(subscription)
+            return (true, state.subject)
         }
-        guard let subject else {
+        guard accepted else {
             subscription.cancel()
             return
         }
-        subject.send(subscription: self)
+        subject?.send(subscription: self)
     }
 
     @inlinable
     internal func receive(_ input: Downstream.Output) -> Subscribers.Demand {
-        let subject = status.withLock { status -> Downstream? in
-            guard case .subscribed(let subject, _) = status else { return nil }
-            return subject
+        let subject = status.withLock { state -> Downstream? in
+            guard case .subscribed = state.status else { return nil }
+            return state.subject
         }
         subject?.send(input)
         return .none
@@ -81,20 +106,17 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let previous = status.withLock { status -> Status in
-            defer { status = .terminal }
-            return status
-        }
-        if case .subscribed(let subject, _) = previous {
-            subject.send(completion: completion)
+        let (previous, subject) = status.withLock { $0.end() }
+        if case .subscribed = previous {
+            subject?.send(completion: completion)
         }
     }
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: Subject was asked for .none")
-        let upstream = status.withLock { status -> (any Subscription)? in
-            guard case .subscribed(_, let upstream) = status else { return nil }
+        let upstream = status.withLock { state -> (any Subscription)? in
+            guard case .subscribed(let upstream) = state.status else { return nil }
             return upstream
         }
         upstream?.request(demand)
@@ -102,11 +124,8 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @inlinable
     internal func cancel() {
-        let previous = status.withLock { status -> Status in
-            defer { status = .terminal }
-            return status
-        }
-        if case .subscribed(_, let upstream) = previous {
+        let (previous, _) = status.withLock { $0.end() }
+        if case .subscribed(let upstream) = previous {
             upstream.cancel()
         }
     }
@@ -116,16 +135,11 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @usableFromInline
     internal var customMirror: Mirror {
-        let current = status.withLock { $0 }
-        let subject: Downstream?
+        let (current, subject) = status.withLock { ($0.status, $0.subject) }
         let upstream: (any Subscription)?
         switch current {
-        case .awaitingSubscription(let held):
-            (subject, upstream) = (held, nil)
-        case .subscribed(let held, let subscription):
-            (subject, upstream) = (held, subscription)
-        case .terminal:
-            (subject, upstream) = (nil, nil)
+        case .subscribed(let subscription): upstream = subscription
+        case .awaitingSubscription, .terminal: upstream = nil
         }
         return Mirror(
             self,

@@ -13,13 +13,14 @@ extension OperationQueue: Scheduler {
     /// The operation queue's definition of the current moment in time.
     public var now: SchedulerTimeType { SchedulerTimeType(Date()) }
 
-    /// Performs the action as an operation on the queue.
+    /// Performs the action as an operation on the queue: a `BlockOperation` of the action,
+    /// added with `addOperation(_:)`, as Combine does.
     /// - Parameters:
     ///   - options: Ignored.
     ///   - action: The action to perform.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let work = RunLoopAction(action)
-        addOperation { work.run() }
+        addOperation(BlockOperation { work.run() })
     }
 
     /// Adds the action to the queue as an operation once the specified date has passed.

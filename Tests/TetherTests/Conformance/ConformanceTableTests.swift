@@ -389,10 +389,13 @@ final class ConformanceTableTests: TetherTestCase {
             .cold("Publishers.DropUntilOutput", elements: 5, options: .tetherIgnoringZeroDemand) {
                 (0..<5).publisher.drop(untilOutputFrom: Just(0))
             },
-            .cold("Publishers.Concatenate", elements: 5, options: .tether().overRecorded) {
+            .cold("Publishers.Concatenate", elements: 5, options: .tether(keepsSubscriber: true).overRecorded) {
                 (0..<3).publisher.append(3, 4)
             },
-            .driven("Publishers.Concatenate", "subject", elements: 5, options: .tether(multicast: true)) {
+            .driven(
+                "Publishers.Concatenate", "subject", elements: 5,
+                options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 wrapped(passthroughUnderTest()) { $0.prepend(Empty()) }
             },
             // End of sequence operators.

@@ -174,4 +174,79 @@ final class DataTaskPublisherTests: TetherTestCase {
         XCTAssertEqual(models.withLock { $0 }, [Model(name: "/decoded")])
         cancellable.cancel()
     }
+
+    func testAResponseWithoutDataIsDeliveredWithEmptyDataAsCombineDoes() {
+        let session = ScriptedSession(configuration: .ephemeral)
+        let outcome = TaskOutcome()
+        let cancellable = session.dataTaskPublisher(for: URL(string: "http://example.invalid/")!)
+            .sink(receiveCompletion: outcome.completion, receiveValue: outcome.value)
+        let response = URLResponse(
+            url: URL(string: "http://example.invalid/")!, mimeType: nil, expectedContentLength: 0, textEncodingName: nil
+        )
+        session.completeFirstTask(nil, response, nil)
+        XCTAssertEqual(outcome.events, ["value", "finished"])
+        XCTAssertEqual(outcome.outputs.first?.data, Data())
+        XCTAssertTrue(outcome.outputs.first?.response === response)
+        cancellable.cancel()
+    }
+
+    func testNoResponseFailsWithAnUnknownURLErrorAsCombineDoes() {
+        for data in [nil, Data([1, 2])] as [Data?] {
+            let session = ScriptedSession(configuration: .ephemeral)
+            let outcome = TaskOutcome()
+            let cancellable = session.dataTaskPublisher(for: URL(string: "http://example.invalid/")!)
+                .sink(receiveCompletion: outcome.completion, receiveValue: outcome.value)
+            session.completeFirstTask(data, nil, nil)
+            XCTAssertEqual(outcome.events, ["failure"])
+            XCTAssertEqual(outcome.errors.map(\.code), [.unknown])
+            cancellable.cancel()
+        }
+    }
+
+    func testOnlyTheFirstRequestResumesTheTask() throws {
+        let session = ScriptedSession(configuration: .ephemeral)
+        var subscription: (any Subscription)?
+        let subscriber = AnySubscriber<URLSession.DataTaskPublisher.Output, URLError>(
+            receiveSubscription: { subscription = $0 })
+        session.dataTaskPublisher(for: URL(string: "http://example.invalid/")!).subscribe(subscriber)
+        XCTAssertTrue(session.tasks.isEmpty)
+        subscription?.request(.max(2))
+        subscription?.request(.max(1))
+        let task = try XCTUnwrap(session.tasks.first)
+        XCTAssertEqual(session.tasks.count, 1)
+        XCTAssertEqual(task.events, ["resume"])
+        subscription?.cancel()
+        XCTAssertEqual(task.events, ["resume", "cancel"])
+        subscription = nil
+        session.completeFirstTask(nil, nil, URLError(.cancelled))
+    }
+}
+
+/// A session whose data tasks only record what is done to them; the test completes them.
+private final class ScriptedSession: URLSession, @unchecked Sendable {
+    private(set) var tasks: [ScriptedTask] = []
+    private var completions: [@Sendable (Data?, URLResponse?, (any Error)?) -> Void] = []
+
+    /// Completes the oldest task still running, and lets go of its handler, as a session does.
+    func completeFirstTask(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
+        completions.removeFirst()(data, response, error)
+    }
+
+    override func dataTask(
+        with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionDataTask {
+        let task = ScriptedTask()
+        tasks.append(task)
+        completions.append(completionHandler)
+        return task
+    }
+}
+
+/// A data task that records `resume` and `cancel` and does nothing else.
+private final class ScriptedTask: URLSessionDataTask, @unchecked Sendable {
+    private(set) var events: [String] = []
+
+    override func resume() { events.append("resume") }
+
+    override func cancel() { events.append("cancel") }
 }

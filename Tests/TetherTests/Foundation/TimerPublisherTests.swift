@@ -199,12 +199,14 @@ final class TimerPublisherTests: TetherTestCase {
         recorder.cancel()
     }
 
-    func testPublisherKeepsItsParameters() {
+    func testPublishKeepsItsParametersButTheToleranceAsCombineDoes() {
         let publisher = Timer.publish(every: 2, tolerance: 0.5, on: .main, in: .common)
         XCTAssertEqual(publisher.interval, 2)
-        XCTAssertEqual(publisher.tolerance, 0.5)
+        XCTAssertNil(publisher.tolerance)
         XCTAssertTrue(publisher.runLoop === RunLoop.main)
         XCTAssertEqual(publisher.mode, .common)
         XCTAssertNil(publisher.options)
+        let direct = Timer.TimerPublisher(interval: 2, tolerance: 0.5, runLoop: .main, mode: .common)
+        XCTAssertEqual(direct.tolerance, 0.5)
     }
 }

@@ -160,7 +160,7 @@ final class UntilOutputConcatenateTests: TetherTestCase {
         prefix.releaseSubscribers()
     }
 
-    func testConcatenateCancelReachesCurrentPublisherAndReleasesDownstream() {
+    func testConcatenateCancelReachesCurrentPublisherAndHoldsTheSubscriberForLifeAsCombineDoes() {
         let prefix = RecordingPublisher<Int, Never>()
         let suffix = RecordingPublisher<Int, Never>()
         weak var weakRecorder: RecordingSubscriber<Int, Never>?
@@ -171,10 +171,51 @@ final class UntilOutputConcatenateTests: TetherTestCase {
             prefix.send(completion: .finished)
             recorder.cancel()
         }
-        XCTAssertNil(weakRecorder)
         XCTAssertEqual(suffix.subscription?.events, [.requested(.max(1)), .cancelled])
+        XCTAssertNotNil(weakRecorder, "the subscription holds its subscriber while it lives")
         prefix.releaseSubscribers()
         suffix.releaseSubscribers()
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testConcatenateTurnsAwayThePrefixAfterItFinishedAndBeyondTheDemand() {
+        let prefix = RecordingPublisher<Int, Never>()
+        let suffix = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(2), demandPerValue: { $0 == 1 ? .max(1) : .none })
+        prefix.append(suffix).subscribe(recorder)
+        XCTAssertEqual(prefix.send(1), [.max(1)])
+        XCTAssertEqual(prefix.send(2), [.none])
+        XCTAssertEqual(prefix.send(3), [.none])
+        XCTAssertEqual(prefix.send(4), [.none], "beyond the demand: dropped, as in Combine")
+        prefix.send(completion: .finished)
+        XCTAssertEqual(suffix.subscription?.events, [])
+        XCTAssertEqual(prefix.send(5), [.none], "the prefix has finished")
+        XCTAssertEqual(suffix.send(6), [.none], "the suffix's values pass as they come")
+        XCTAssertEqual(suffix.send(7), [.none])
+        prefix.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .value(6), .value(7)])
+        suffix.send(completion: .finished)
+        XCTAssertEqual(recorder.events.last, .completion(.finished))
+        prefix.releaseSubscribers()
+        suffix.releaseSubscribers()
+    }
+
+    func testConcatenateSubscribesEachPublisherWithItsOwnSideIdentifiedAsTheSubscription() throws {
+        let prefix = SubscriberCapture(), suffix = SubscriberCapture()
+        let recorder = RecordingSubscriber<Int, Never>()
+        prefix.append(suffix).subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        let prefixSide = try XCTUnwrap(prefix.subscribers.first)
+        XCTAssertTrue(suffix.subscribers.isEmpty)
+        prefixSide.receive(completion: .finished)
+        let suffixSide = try XCTUnwrap(suffix.subscribers.first)
+        XCTAssertEqual(prefixSide.combineIdentifier, subscription.combineIdentifier)
+        XCTAssertEqual(suffixSide.combineIdentifier, subscription.combineIdentifier)
+        XCTAssertTrue(type(of: prefixSide) != type(of: suffixSide))
+        XCTAssertTrue(type(of: prefixSide) != type(of: subscription))
+        recorder.cancel()
+        prefix.subscribers = []
+        suffix.subscribers = []
     }
 
     func testAppendAndPrependValuesSequencesAndSpecialisations() {
@@ -222,5 +263,19 @@ final class UntilOutputConcatenateTests: TetherTestCase {
         XCTAssertEqual(prefix.subscription?.events, [.requested(.max(2)), .requested(.none)])
         recorder.cancel()
         prefix.releaseSubscribers()
+    }
+}
+
+/// A publisher that keeps each subscriber as it is given, unerased, and hands it an empty
+/// subscription.
+private final class SubscriberCapture: Publisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+
+    var subscribers: [any Subscriber<Int, Never>] = []
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscribers.append(subscriber)
+        subscriber.receive(subscription: Subscriptions.empty)
     }
 }

@@ -116,6 +116,21 @@ final class RealSchedulerSmokeTests: TetherTestCase {
         }
     }
 
+    func testOperationQueueRunsAnImmediateActionAsOneBlockOperationAddedAsCombineDoes() throws {
+        let queue = AddRecordingQueue()
+        queue.isSuspended = true
+        let runs = Mutex(0)
+        queue.schedule { runs.withLock { $0 += 1 } }
+        XCTAssertEqual(queue.blocks, 0)
+        XCTAssertEqual(queue.added.count, 1)
+        let operation = try XCTUnwrap(queue.added.first as? BlockOperation)
+        queue.isSuspended = false
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(runs.withLock { $0 }, 1)
+        XCTAssertEqual(queue.added.count, 1)
+        XCTAssertTrue(operation.isFinished)
+    }
+
     func testOperationQueueDebouncesAndTimesOut() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -137,5 +152,24 @@ final class RealSchedulerSmokeTests: TetherTestCase {
         wait(for: [done], timeout: 5)
         XCTAssertEqual(seen.withLock { $0 }, ["2", "failure(TestError(5))"])
         cancellable.cancel()
+    }
+}
+
+/// An operation queue that records the operations handed to `addOperation(_:)`, and the blocks
+/// handed to its block form.
+private final class AddRecordingQueue: OperationQueue, @unchecked Sendable {
+    private let log = Mutex<(operations: [Operation], blocks: Int)>(([], 0))
+
+    var added: [Operation] { log.withLock { $0.operations } }
+    var blocks: Int { log.withLock { $0.blocks } }
+
+    override func addOperation(_ op: Operation) {
+        log.withLock { $0.operations.append(op) }
+        super.addOperation(op)
+    }
+
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        log.withLock { $0.blocks += 1 }
+        super.addOperation(block)
     }
 }

@@ -57,7 +57,7 @@ final class SubjectSubscriberTests: TetherTestCase {
         cancellable.cancel()
     }
 
-    func testCancelCancelsUpstreamAndReleasesTheSubject() {
+    func testTheSubscriptionHoldsItsSubjectWeaklyAsCombineDoes() {
         let upstream = RecordingPublisher<Int, Never>()
         weak var weakSubject: PassthroughSubject<Int, Never>?
         let cancellable: AnyCancellable
@@ -65,27 +65,28 @@ final class SubjectSubscriberTests: TetherTestCase {
             let subject = PassthroughSubject<Int, Never>()
             weakSubject = subject
             cancellable = upstream.subscribe(subject)
+            XCTAssertEqual(upstream.subscription?.events, [])
         }
-        XCTAssertNotNil(weakSubject, "the subscription holds its subject until cancelled")
+        XCTAssertNil(weakSubject, "nobody else held the subject")
+        XCTAssertEqual(upstream.send(1), [.none], "a value reaches nobody")
         cancellable.cancel()
-        XCTAssertNil(weakSubject)
         XCTAssertEqual(upstream.subscription?.events, [.cancelled])
-        upstream.send(1)
         upstream.releaseSubscribers()
     }
 
-    func testCompletionReleasesTheSubject() {
-        let upstream = PassthroughSubject<Int, Never>()
-        weak var weakSubject: PassthroughSubject<Int, Never>?
-        let cancellable: AnyCancellable
-        do {
-            let subject = PassthroughSubject<Int, Never>()
-            weakSubject = subject
-            cancellable = upstream.subscribe(subject)
-        }
-        upstream.send(completion: .finished)
-        XCTAssertNil(weakSubject)
+    func testCancelCancelsUpstreamAndTheSubjectStaysWithItsOwner() {
+        let upstream = RecordingPublisher<Int, Never>()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        let cancellable = upstream.subscribe(subject)
+        upstream.send(1)
         cancellable.cancel()
+        upstream.send(2)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1)])
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited), .cancelled])
+        recorder.cancel()
+        upstream.releaseSubscribers()
     }
 
     func testDeallocatingTheCancellableEndsTheSubscription() {

@@ -37,6 +37,9 @@ package struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
     /// The latest combination has not gone downstream, for want of demand.
     @usableFromInline package var stale = false
     @usableFromInline package var draining = true
+    /// Never set: combine-latest asks every upstream for what its downstream asks.
+    @usableFromInline package var sender: Int?
+    @usableFromInline package var owed = Subscribers.Demand.none
 
     @inlinable
     package init(upstreams count: Int) {

@@ -31,6 +31,13 @@ package protocol CombiningMachine {
     var forwarded: Subscribers.Demand { get set }
     /// A thread is calling the downstream. Initially: the subscription is being handed over.
     var draining: Bool { get set }
+    /// The upstream whose `receive(_:)` the drainer is running in, when the family hands demand
+    /// back that way (zip, as Combine's does): what the downstream asks for meanwhile is
+    /// returned to that upstream from `receive(_:)` and requested from the others. `nil` when
+    /// the drainer came from anywhere else, and always for combine-latest.
+    var sender: Int? { get set }
+    /// Demand owed to ``sender``, returned from its `receive(_:)` when the drainer's turn ends.
+    var owed: Subscribers.Demand { get set }
 
     /// Upstream `index` sent a value; `put` stores it in the slots, and is called at most once
     /// (not at all when the value is dropped).
@@ -39,10 +46,11 @@ package protocol CombiningMachine {
     mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>)
         -> CombiningOutcome<Slots.Output>
 
-    /// An output can go downstream now (a tuple or combination is ready and demand allows).
+    /// An output can go downstream now (a zip's tuple is ready; a combination is, and demand
+    /// allows).
     var ready: Bool { get }
 
-    /// The next output, if demand allows, or the completion once it is due; `.idle` otherwise.
+    /// The next output, if one is ready, or the completion once it is due; `.idle` otherwise.
     mutating func next(_ outcome: inout CombiningOutcome<Slots.Output>) -> CombiningStep<Slots.Output>
 
     /// Lets go of every value held: the stream is over.
@@ -79,6 +87,11 @@ package struct CombiningOutcome<Output> {
     /// wherever an outcome is copied.
     @usableFromInline package var request: [any Subscription]?
     @usableFromInline package var demand = Subscribers.Demand.none
+    /// The position in ``request`` of the upstream not to ask (the sender, which is owed the
+    /// demand instead), or -1.
+    @usableFromInline package var skip = -1
+    /// Demand to return from the sender's `receive(_:)`: the drainer's turn ended.
+    @usableFromInline package var returned = Subscribers.Demand.none
     /// Upstreams to cancel.
     @usableFromInline package var cancel: [any Subscription]?
     @usableFromInline package var step = CombiningStep<Output>.idle
@@ -123,27 +136,36 @@ extension CombiningMachine {
         precondition(draining, "\(Self.name): only the drainer may report a delivery")
         if case .over = phase {
             draining = false
+            sender = nil
+            owed = .none
             return CombiningOutcome(step: .release)
         }
         var outcome = CombiningOutcome<Slots.Output>()
         if more > 0 { add(more, to: &outcome) }
         outcome.step = next(&outcome)
         switch outcome.step {
-        case .deliver, .complete:
+        case .deliver:
             break
+        case .complete:
+            sender = nil
+            owed = .none
         case .idle, .release:
             draining = false
+            sender = nil
+            outcome.returned = owed
+            owed = .none
         }
         return outcome
     }
 
     /// The drainer's call into the downstream returned `more`: whether that ends its turn, with
-    /// nothing to ask for, nothing ready and no completion due, as on the usual path. When it
-    /// does not, nothing has changed, and ``delivered(_:)`` says what comes next.
+    /// nothing to ask for or hand back, nothing ready and no completion due, as on the usual
+    /// path. When it does not, nothing has changed, and ``delivered(_:)`` says what comes next.
     @inlinable
     package mutating func settle(_ more: Subscribers.Demand) -> Bool {
-        guard more == .none, case .running = phase, !ready else { return false }
+        guard more == .none, owed == .none, case .running = phase, !ready else { return false }
         draining = false
+        sender = nil
         return true
     }
 
@@ -166,12 +188,18 @@ extension CombiningMachine {
         return upstreams[index].status.accepts(value: value, in: Self.name)
     }
 
-    /// Counts `more` demand (more than none) and forwards it to every live upstream.
+    /// Counts `more` demand (more than none) and forwards it to every live upstream, but the
+    /// ``sender``, which is owed it instead.
     @inlinable
     package mutating func add(_ more: Subscribers.Demand, to outcome: inout CombiningOutcome<Slots.Output>) {
         demand += more
         forwarded += more
         guard case .running = phase else { return }
+        if let sender {
+            owed += more
+            // Its position among the live subscriptions: those of the upstreams before it.
+            outcome.skip = upstreams[..<sender].reduce(0) { $0 + ($1.subscription == nil ? 0 : 1) }
+        }
         if !live.isEmpty { outcome.request = live }
         outcome.demand = more
     }

@@ -78,8 +78,7 @@ where Machine.Slots.Output == Downstream.Input {
         let outcome = machine.withLock { $0.receive(index) { put(&$0, input) } }
         // Most values only wait for their partners: nothing to perform.
         if case .idle = outcome.step, outcome.request == nil, outcome.cancel == nil { return .none }
-        perform(consume outcome)
-        return .none
+        return perform(consume outcome)
     }
 
     @inlinable
@@ -111,27 +110,30 @@ where Machine.Slots.Output == Downstream.Input {
     }
 
     /// Makes the outcome's calls, then runs the steps as the drainer until the machine goes idle.
+    /// - Returns: The demand owed to the upstream whose `receive(_:)` this runs in (see
+    ///   ``CombiningMachine/sender``).
     @inlinable
-    package func perform(_ outcome: consuming CombiningOutcome<Downstream.Input>) {
+    @discardableResult
+    package func perform(_ outcome: consuming CombiningOutcome<Downstream.Input>) -> Subscribers.Demand {
         while true {
             if outcome.request != nil || outcome.cancel != nil {
                 call(outcome)
             }
             switch outcome.step {
             case .idle:
-                return
+                return outcome.returned
             case .release:
                 downstream = nil
-                return
+                return .none
             case .deliver(let output):
                 let more = downstream?.receive(output) ?? .none
-                guard let next = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) else { return }
+                guard let next = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) else { return .none }
                 outcome = next
             case .complete(let completion):
                 let released = downstream
                 downstream = nil
                 released?.receive(completion: completion.restoringFailure(Downstream.Failure.self))
-                return
+                return .none
             }
         }
     }
@@ -144,7 +146,9 @@ where Machine.Slots.Output == Downstream.Input {
             for subscription in cancel { subscription.cancel() }
         }
         if let request = outcome.request {
-            for subscription in request { subscription.request(outcome.demand) }
+            for (position, subscription) in request.enumerated() where position != outcome.skip {
+                subscription.request(outcome.demand)
+            }
         }
     }
 

@@ -8,7 +8,11 @@
 ///
 /// Demand follows Combine: every request from the downstream (and demand it returns from
 /// `receive(_:)`) is forwarded to every upstream, and an upstream that subscribes late is asked
-/// for the total so far. The zip finishes as soon as an upstream has finished and its queue is
+/// for the total so far; but while a tuple is delivered inside an upstream's `receive(_:)`, what
+/// the downstream asks for is returned to that upstream from its `receive(_:)` instead of
+/// requested. A tuple goes downstream as soon as every upstream has a value waiting: the zip
+/// trusts its upstreams to keep to the demand forwarded to them, and what an upstream sends
+/// beyond it is paired and delivered rather than held back. The zip finishes as soon as an upstream has finished and its queue is
 /// empty, since no further tuple can be completed; the other upstreams are then cancelled. It
 /// fails with the first failure. Delivery is serialised by a drain loop: at most one thread, the
 /// drainer, calls the downstream at a time.
@@ -32,6 +36,8 @@ package struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
     @usableFromInline package var demand = Subscribers.Demand.none
     @usableFromInline package var forwarded = Subscribers.Demand.none
     @usableFromInline package var draining = true
+    @usableFromInline package var sender: Int?
+    @usableFromInline package var owed = Subscribers.Demand.none
 
     @inlinable
     package init(upstreams count: Int) {
@@ -47,9 +53,10 @@ package struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
         put(&slots)
         upstreams[index].held += 1
         if upstreams[index].held == 1 { empty -= 1 }
-        // It waits for its partners, for demand, or for the thread delivering to pair it.
+        // It waits for its partners, or for the thread delivering to pair it.
         guard ready, !draining else { return Outcome() }
         draining = true
+        sender = index
         var outcome = Outcome()
         outcome.step = take(&outcome)
         return outcome
@@ -84,11 +91,11 @@ package struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
         dropValues()
     }
 
-    /// Every upstream has a value waiting, and the downstream wants a tuple.
+    /// Every upstream has a value waiting. Demand does not hold a tuple back (see above).
     @inlinable
-    package var ready: Bool { empty == 0 && demand > 0 }
+    package var ready: Bool { empty == 0 }
 
-    /// The next tuple, if demand allows, else the completion once it is decided.
+    /// The next tuple, else the completion once it is decided.
     @inlinable
     package mutating func next(_ outcome: inout Outcome) -> Step {
         switch phase {
@@ -108,7 +115,7 @@ package struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
     /// ready.
     @inlinable
     package mutating func take(_ outcome: inout Outcome) -> Step {
-        demand -= 1
+        if demand > 0 { demand -= 1 }
         let tuple = slots.emit()
         var exhausted = false
         for index in upstreams.indices {

@@ -28,13 +28,22 @@ final class ZipMachineTests: TetherTestCase {
         XCTAssertEqual(second, [2, 20])
     }
 
-    func testWaitsForDemand() {
+    func testDeliversATupleBeyondDemandAsCombineDoes() {
         var (machine, _) = started(2, demand: .none)
         _ = machine.receive(0, 1)
-        XCTAssertIdle(machine.receive(1, 2).step)
+        guard case .deliver(let tuple) = machine.receive(1, 2).step else { return XCTFail("expected a tuple") }
+        XCTAssertEqual(tuple, [1, 2])
         let outcome = machine.request(.max(1))
         XCTAssertEqual(outcome.request?.count, 2)
-        guard case .deliver = outcome.step else { return XCTFail("expected a tuple") }
+        XCTAssertEqual(outcome.skip, 1, "the sender is owed the demand, not asked")
+        XCTAssertIdle(outcome.step)
+        let end = machine.delivered(.max(2))
+        XCTAssertEqual(end.skip, 1)
+        XCTAssertEqual(end.demand, .max(2))
+        XCTAssertEqual(end.returned, .max(3), "what was asked for during the delivery goes back to the sender")
+        XCTAssertNil(machine.sender)
+        XCTAssertEqual(machine.owed, .none)
+        XCTAssertEqual(machine.request(.max(1)).skip, -1, "outside a delivery every upstream is asked")
     }
 
     func testTheTupleThatEmptiesAFinishedUpstreamIsFollowedByTheCompletion() {

@@ -20,7 +20,7 @@ final class ZipTests: TetherTestCase {
         XCTAssertEqual(a.subscription?.events, [.requested(.unlimited), .cancelled])
     }
 
-    func testForwardsTheDownstreamDemandToEachUpstreamAndHonoursIt() {
+    func testForwardsTheDownstreamDemandToEachUpstreamAndDeliversWhatTheyPair() {
         let a = Upstream(), b = Upstream()
         let recorder = RecordingSubscriber<(Int, Int), TestError>(demand: .max(1))
         a.zip(b).subscribe(recorder)
@@ -28,27 +28,54 @@ final class ZipTests: TetherTestCase {
         XCTAssertEqual(b.subscription?.events, [.requested(.max(1))])
         a.send(1)
         b.send(1)
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 1))"])
+        // Beyond the demand: as in Combine, the zip trusts its upstreams and delivers the pair.
         a.send(2)
         b.send(2)
-        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 1))"])
-        recorder.request(.max(2))
         XCTAssertEqual(recorder.history, [".subscription", ".value((1, 1))", ".value((2, 2))"])
+        recorder.request(.max(2))
+        XCTAssertEqual(a.subscription?.events, [.requested(.max(1)), .requested(.max(2))])
         XCTAssertEqual(b.subscription?.events, [.requested(.max(1)), .requested(.max(2))])
         recorder.cancel()
     }
 
-    func testDemandReturnedFromReceiveIsForwardedToEveryUpstream() {
+    func testDemandReturnedFromReceiveGoesBackToTheSenderAndIsRequestedFromTheOthers() {
         let a = Upstream(), b = Upstream(), c = Upstream()
         let recorder = RecordingSubscriber<(Int, Int, Int), TestError>(
             demand: .max(1), demandPerValue: { _ in .max(1) })
         a.zip(b, c).subscribe(recorder)
-        a.send(1)
-        b.send(2)
-        c.send(3)
-        for upstream in [a, b, c] {
+        XCTAssertEqual(a.send(1), [.none])
+        XCTAssertEqual(b.send(2), [.none])
+        XCTAssertEqual(c.send(3), [.max(1)])
+        for upstream in [a, b] {
             XCTAssertEqual(upstream.subscription?.events, [.requested(.max(1)), .requested(.max(1))])
         }
+        XCTAssertEqual(c.subscription?.events, [.requested(.max(1))])
         recorder.cancel()
+    }
+
+    func testARequestMadeWhileReceivingGoesBackToTheSender() {
+        let a = Upstream(), b = Upstream()
+        var subscription: (any Subscription)?
+        let sink = AnySubscriber<(Int, Int), TestError>(
+            receiveSubscription: {
+                subscription = $0
+                $0.request(.max(10))
+            },
+            receiveValue: { _ in
+                subscription?.request(.max(666))
+                return .none
+            })
+        a.zip(b).subscribe(sink)
+        XCTAssertEqual(a.send(1), [.none])
+        XCTAssertEqual(b.send(1), [.max(666)])
+        XCTAssertEqual(a.subscription?.events, [.requested(.max(10)), .requested(.max(666))])
+        XCTAssertEqual(b.subscription?.events, [.requested(.max(10))])
+        // Outside a delivery, a request reaches every upstream.
+        subscription?.request(.max(1))
+        XCTAssertEqual(b.subscription?.events, [.requested(.max(10)), .requested(.max(1))])
+        subscription?.cancel()
+        subscription = nil  // the zip holds its subscriber, whose closure holds the subscription
     }
 
     func testFinishesAsSoonAsAFinishedUpstreamHasNothingLeftToPair() {
