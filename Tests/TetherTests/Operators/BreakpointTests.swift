@@ -49,8 +49,15 @@ final class BreakpointTests: TetherTestCase {
         let onSubscription = ChildProcessTrap(test: test, id: "subscription").run {
             _ = Just(1).breakpoint(receiveSubscription: { _ in true }).sink { _ in }
         }
+        // A handler that returns, as the Swift runtime's backtracer does, must not let the
+        // process run on past the breakpoint.
+        let underAHandler = ChildProcessTrap(test: test, id: "handled").run {
+            signal(SIGTRAP) { _ in }
+            _ = Just(1).breakpoint(receiveOutput: { $0 == 1 }).sink { _ in }
+        }
         guard !ChildProcessTrap.isChildProcess else { return }
         #if os(Linux)
+        XCTAssertEqual(underAHandler, .trapped(signal: SIGTRAP))
         XCTAssertEqual(onValue, .trapped(signal: SIGTRAP))
         XCTAssertEqual(onError, .trapped(signal: SIGTRAP))
         XCTAssertEqual(onSubscription, .trapped(signal: SIGTRAP))

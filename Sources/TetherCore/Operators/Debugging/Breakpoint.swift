@@ -163,7 +163,24 @@ extension Publishers.Breakpoint {
 }
 
 /// Stops the process in the debugger, as Combine's breakpoints do: `SIGTRAP`.
+///
+/// The signal is raised with its default action: a debugger stops the process and may let it
+/// go on; without one, the process ends, as on Combine. A handler installed for `SIGTRAP` would
+/// otherwise decide, and the Swift runtime's backtracer (on by default on Linux) handles it by
+/// returning, which let the process run on as if no breakpoint had fired. The handler is put
+/// back when the process goes on.
 @usableFromInline
 internal func raiseBreakpointSignal() {
+    var defaultAction = sigaction()
+    var previous = sigaction()
+    #if canImport(Darwin)
+    defaultAction.__sigaction_u.__sa_handler = SIG_DFL
+    #elseif canImport(Musl)
+    defaultAction.__sa_handler.sa_handler = SIG_DFL
+    #else
+    defaultAction.__sigaction_handler.sa_handler = SIG_DFL
+    #endif
+    sigaction(SIGTRAP, &defaultAction, &previous)
     raise(SIGTRAP)
+    sigaction(SIGTRAP, &previous, nil)
 }
