@@ -7,6 +7,11 @@ extension Publisher {
     /// in arrival order; the subscription is handed over synchronously. Requests and cancels
     /// pass straight to the upstream, and the demand the subscriber returns from each value is
     /// requested from the upstream after the delivery. Cancelling drops what is still waiting.
+    ///
+    /// As Combine's does, the subscription holds the subscriber for its whole life, and each
+    /// delivery scheduled on `scheduler` holds the subscription until it has run: after a
+    /// cancel, the subscriber stays alive until the pending deliveries have run (they deliver
+    /// nothing), and is released with the subscription.
     /// - Parameters:
     ///   - interval: The amount of time to delay.
     ///   - tolerance: The allowed tolerance in delivering delayed events; `nil` uses the
@@ -85,14 +90,18 @@ extension Publishers.Delay {
     /// The subscription: each upstream signal is queued, and an action scheduled `interval`
     /// later delivers it through a ``DeliveryLine``.
     ///
-    /// As in Combine, each scheduled action holds the subscription until it has run, and it has
-    /// no description or mirror of its own.
+    /// As in Combine, each scheduled action holds the subscription until it has run, the
+    /// subscription holds the subscriber for its whole life (the line's own reference, which
+    /// says whether the stream is live, goes at the end), and it has no description or mirror
+    /// of its own.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
         @usableFromInline let upstream = ScheduledUpstream()
         @usableFromInline let line: DeliveryLine<Downstream>
+        /// Held for the subscription's life, as Combine holds it.
+        @usableFromInline let downstream: Downstream
         @usableFromInline let interval: Context.SchedulerTimeType.Stride
         @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
         @usableFromInline let scheduler: Context
@@ -101,6 +110,7 @@ extension Publishers.Delay {
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
             line = DeliveryLine(downstream: downstream)
+            self.downstream = downstream
             interval = publisher.interval
             tolerance = publisher.tolerance
             scheduler = publisher.scheduler
@@ -114,7 +124,7 @@ extension Publishers.Delay {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard upstream.attach(subscription), let downstream = line.downstream else {
+            guard upstream.attach(subscription) else {
                 subscription.cancel()
                 return
             }

@@ -6,6 +6,11 @@ extension Publisher {
     /// cancels pass straight to the upstream, and the demand the subscriber returns from each
     /// value is requested from the upstream after the delivery. Failures pass through as
     /// `Failure`.
+    ///
+    /// As Combine's does, the subscription holds the subscriber for its whole life, and each
+    /// delivery scheduled on `scheduler` holds the subscription until it has run: after a
+    /// cancel, the subscriber stays alive until the pending deliveries have run (they deliver
+    /// nothing), and is released with the subscription.
     /// - Parameters:
     ///   - scheduler: The scheduler the publisher uses for element delivery.
     ///   - options: Scheduler options used to customize element delivery.
@@ -64,7 +69,9 @@ extension Publishers.ReceiveOn {
     /// The subscription: each upstream signal is queued and one scheduled action per signal
     /// delivers it through a ``DeliveryLine``.
     ///
-    /// As in Combine, each scheduled action holds the subscription until it has run.
+    /// As in Combine, each scheduled action holds the subscription until it has run, and the
+    /// subscription holds the subscriber for its whole life; the line's own reference, which
+    /// says whether the stream is live, goes at the end.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -72,12 +79,15 @@ extension Publishers.ReceiveOn {
         @usableFromInline typealias Input = Output
         @usableFromInline let upstream = ScheduledUpstream()
         @usableFromInline let line: DeliveryLine<Downstream>
+        /// Held for the subscription's life, as Combine holds it.
+        @usableFromInline let downstream: Downstream
         @usableFromInline let scheduler: Context
         @usableFromInline let options: Context.SchedulerOptions?
 
         @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
             line = DeliveryLine(downstream: downstream)
+            self.downstream = downstream
             self.scheduler = scheduler
             self.options = options
             Ledger.enter(self)
@@ -89,7 +99,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard upstream.attach(subscription), let downstream = line.downstream else {
+            guard upstream.attach(subscription) else {
                 subscription.cancel()
                 return
             }

@@ -8,6 +8,11 @@ extension Publisher {
     /// completion are delivered on `scheduler`; a completion drops the value still waiting.
     /// Events before the subscription, and a cancel before it, are ignored.
     /// Failures pass through as `Failure`.
+    ///
+    /// As Combine's does, the subscription holds the subscriber for its whole life, and the
+    /// work scheduled on `scheduler` (a value's timer, the completion's delivery) holds the
+    /// subscription until it has run or, for a timer, until the scheduler lets go of it once
+    /// cancelled: after a cancel, the subscriber stays alive until then.
     /// - Parameters:
     ///   - dueTime: The time the publisher should wait before publishing an element.
     ///   - scheduler: The scheduler on which this publisher delivers elements.
@@ -77,14 +82,18 @@ extension Publishers.Debounce {
     /// The subscription: a ``DebounceState`` under a lock, timers on the scheduler, and a
     /// ``DeliveryLine`` for what goes out.
     ///
-    /// As in Combine, a timer holds the subscription strongly until it is cancelled: when it
-    /// has fired, when a newer value replaces it, or when the stream ends.
+    /// As in Combine, a timer holds the subscription strongly until it is cancelled (when it
+    /// has fired, when a newer value replaces it, or when the stream ends) and the scheduler
+    /// lets go of it, and the subscription holds the subscriber for its whole life; the line's
+    /// own reference, which says whether the stream is live, goes at the end.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
         @usableFromInline let line: DeliveryLine<Downstream>
+        /// Held for the subscription's life, as Combine holds it.
+        @usableFromInline let downstream: Downstream
         @usableFromInline let state = Locked(DebounceState<Output>())
         @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
         @usableFromInline let scheduler: Context
@@ -93,6 +102,7 @@ extension Publishers.Debounce {
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
             line = DeliveryLine(downstream: downstream)
+            self.downstream = downstream
             dueTime = publisher.dueTime
             scheduler = publisher.scheduler
             options = publisher.options
@@ -105,7 +115,7 @@ extension Publishers.Debounce {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard state.withLock({ $0.subscribe(subscription) }), let downstream = line.downstream else {
+            guard state.withLock({ $0.subscribe(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -163,7 +173,7 @@ extension Publishers.Debounce {
         @usableFromInline var customMirror: Mirror {
             let (demand, current) = state.withLock { ($0.demand, $0.current) }
             let children: [Mirror.Child] = [
-                ("downstream", line.downstream as Any),
+                ("downstream", downstream),
                 ("downstreamDemand", demand),
                 ("currentValue", current as Any),
             ]

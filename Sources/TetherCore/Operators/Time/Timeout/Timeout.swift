@@ -9,6 +9,11 @@ extension Publisher {
     /// `scheduler`; requests (`.none` included) and cancels pass straight to the upstream, and
     /// the demand the subscriber returns from each value is requested from the upstream after
     /// the delivery. Events before the subscription, and a cancel before it, are ignored.
+    ///
+    /// As Combine's does, the subscription holds the subscriber for its whole life, and the
+    /// work scheduled on `scheduler` (the clock, each delivery) holds the subscription until it
+    /// has run or, for the clock, until the scheduler lets go of it once cancelled: after a
+    /// cancel, the subscriber stays alive until then.
     /// - Parameters:
     ///   - interval: The maximum time interval the publisher can go without emitting an
     ///     element, expressed in the time system of the scheduler.
@@ -93,13 +98,17 @@ extension Publishers.Timeout {
     ///
     /// As in Combine, the clock and the scheduled deliveries hold the subscription strongly:
     /// the clock until it is cancelled (by a value, the upstream's completion, a cancel or the
-    /// time-out), a delivery until it has run.
+    /// time-out) and the scheduler lets go of it, a delivery until it has run. The subscription
+    /// holds the subscriber for its whole life; the line's own reference, which says whether
+    /// the stream is live, goes at the end.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
         @usableFromInline let line: DeliveryLine<Downstream>
+        /// Held for the subscription's life, as Combine holds it.
+        @usableFromInline let downstream: Downstream
         @usableFromInline let state = Locked(TimeoutState())
         @usableFromInline let interval: Context.SchedulerTimeType.Stride
         @usableFromInline let scheduler: Context
@@ -109,6 +118,7 @@ extension Publishers.Timeout {
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
             line = DeliveryLine(downstream: downstream)
+            self.downstream = downstream
             interval = publisher.interval
             scheduler = publisher.scheduler
             options = publisher.options
@@ -122,9 +132,7 @@ extension Publishers.Timeout {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard let generation = state.withLock({ $0.subscribe(subscription) }),
-                let downstream = line.downstream
-            else {
+            guard let generation = state.withLock({ $0.subscribe(subscription) }) else {
                 subscription.cancel()
                 return
             }
