@@ -36,7 +36,7 @@ extension XCTestCase {
             return
         }
         let deadline = Date().addingTimeInterval(timeout)
-        while !SubscriptionLedger.snapshot().contains(where: { $0.type.hasPrefix("SubjectConduit") })
+        while !SubscriptionLedger.snapshot().contains(where: { $0.type.hasPrefix("SubjectSubscription") })
             && Date() < deadline
         {
             usleep(1_000)

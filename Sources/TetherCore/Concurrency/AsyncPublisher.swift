@@ -58,7 +58,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
 
         @inlinable
         internal init(_ publisher: P) {
-            let relay = IterationRelay<P.Output, Never>(name: "AsyncPublisher")
+            let relay = IterationSubscriber<P.Output, Never>(name: "AsyncPublisher")
             token = IterationToken(relay: relay)
             publisher.subscribe(relay)
         }

@@ -55,7 +55,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 
         @inlinable
         internal init(_ publisher: P) {
-            let relay = IterationRelay<P.Output, P.Failure>(name: "AsyncThrowingPublisher")
+            let relay = IterationSubscriber<P.Output, P.Failure>(name: "AsyncThrowingPublisher")
             token = IterationToken(relay: relay)
             publisher.subscribe(relay)
         }

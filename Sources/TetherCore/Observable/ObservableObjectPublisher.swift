@@ -19,7 +19,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public typealias Failure = Never
 
     @usableFromInline
-    internal let conduits = Locked(ContiguousArray<Conduit>())
+    internal let conduits = Locked(ContiguousArray<Inner>())
 
     /// Creates an observable object publisher instance.
     public init() {}
@@ -29,7 +29,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
         let downstream = AnySubscriber(subscriber)
-        let conduit = Conduit(downstream: downstream, parent: self)
+        let conduit = Inner(downstream: downstream, parent: self)
         conduits.withLock { $0.append(conduit) }
         conduit.start(downstream)
     }
@@ -46,8 +46,8 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     }
 
     @usableFromInline
-    internal func detach(_ conduit: Conduit) {
-        let removed = conduits.withLock { conduits -> Conduit? in
+    internal func detach(_ conduit: Inner) {
+        let removed = conduits.withLock { conduits -> Inner? in
             guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
             return conduits.remove(at: index)
         }
@@ -64,7 +64,7 @@ extension ObservableObjectPublisher {
     /// per-signal path, reached through the publisher's list, runs as specialised code instead
     /// of instantiating generic metadata on every call.
     @usableFromInline
-    internal final class Conduit: Subscription, CustomStringConvertible, CustomReflectable,
+    internal final class Inner: Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
         @usableFromInline typealias Downstream = AnySubscriber<Void, Never>

@@ -66,8 +66,8 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked S
     /// new value (the latest one when it had no demand for the ones in between).
     @inlinable
     internal func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-        let conduit = state.withLock { state -> SubjectConduit<S> in
-            let conduit = SubjectConduit(
+        let conduit = state.withLock { state -> SubjectSubscription<S> in
+            let conduit = SubjectSubscription(
                 name: "PublishedSubject", downstream: subscriber, parent: self, latest: .some(state.value))
             _ = state.hub.attach(SubjectEntry(conduit))
             return conduit

@@ -41,28 +41,28 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where S.Input == Upstream.Output, S.Failure == NewPublisher.Failure {
-            let relay = Relay<S>(name: "Catch", downstream: subscriber, recovery: handler)
-            upstream.subscribe(Head(relay: relay))
+            let relay = Inner<S>(name: "Catch", downstream: subscriber, recovery: handler)
+            upstream.subscribe(UpstreamSide(relay: relay))
         }
     }
 }
 
 extension Publishers.Catch {
     @usableFromInline
-    internal typealias Relay<Downstream: Subscriber> = CatchRelay<
+    internal typealias Inner<Downstream: Subscriber> = CatchSubscription<
         Downstream, (Upstream.Failure) -> NewPublisher
     > where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure
 
     /// The subscriber attached to the upstream.
     @usableFromInline
-    internal struct Head<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    internal struct UpstreamSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure {
-        @usableFromInline let relay: Relay<Downstream>
+        @usableFromInline let relay: Inner<Downstream>
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(relay: Relay<Downstream>) {
+        init(relay: Inner<Downstream>) {
             self.relay = relay
         }
 
@@ -84,7 +84,7 @@ extension Publishers.Catch {
             case .failure(let error):
                 guard let handler = relay.upstreamFailed() else { return }
                 let replacement = handler(error)
-                replacement.subscribe(Tail(relay: relay))
+                replacement.subscribe(ReplacementSide(relay: relay))
             }
         }
 
@@ -95,14 +95,14 @@ extension Publishers.Catch {
 
     /// The subscriber attached to the replacement publisher.
     @usableFromInline
-    internal struct Tail<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    internal struct ReplacementSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure {
-        @usableFromInline let relay: Relay<Downstream>
+        @usableFromInline let relay: Inner<Downstream>
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(relay: Relay<Downstream>) {
+        init(relay: Inner<Downstream>) {
             self.relay = relay
         }
 

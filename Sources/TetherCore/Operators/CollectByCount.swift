@@ -50,7 +50,7 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 extension Publishers.CollectByCount {
     /// The subscription. The buffer lives on the upstream's serial path, handed over through a
-    /// ``DeliveryGate``; whether the upstream is still attached is decided under `link`.
+    /// ``ReleaseHandOff``; whether the upstream is still attached is decided under `link`.
     ///
     /// As Combine's, it passes every upstream completion on, even after a `cancel` or a first
     /// completion (only the buffer's rest is dropped then), ignores a `cancel` that comes before
@@ -67,7 +67,7 @@ extension Publishers.CollectByCount {
         }
 
         @usableFromInline let link = Locked(Link.awaitingSubscription)
-        @usableFromInline let gate = DeliveryGate()
+        @usableFromInline let gate = ReleaseHandOff()
         @usableFromInline let count: Int
         /// Held for the whole life, as Combine holds it.
         @usableFromInline let downstream: Downstream

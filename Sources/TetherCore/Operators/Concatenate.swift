@@ -65,7 +65,7 @@ extension Publishers.Concatenate {
     /// Which publisher is current, and the demand still unmet, live under the `control` lock, so
     /// a request from any thread either reaches the current publisher or is counted for the
     /// suffix to receive when it subscribes. The downstream and the suffix are handed over
-    /// through a ``DeliveryGate``; a value takes one lock, to count the demand it meets.
+    /// through a ``ReleaseHandOff``; a value takes one lock, to count the demand it meets.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -105,7 +105,7 @@ extension Publishers.Concatenate {
         internal let control = Locked(Control())
 
         @usableFromInline
-        internal let gate = DeliveryGate()
+        internal let gate = ReleaseHandOff()
 
         /// Read and written only on the serial path, or by the side the gate names.
         @usableFromInline

@@ -33,13 +33,13 @@ extension Publishers {
             self.decoder = decoder
         }
 
-        /// Attaches `subscriber` through a `TryRelay` subscription described as "Decode".
+        /// Attaches `subscriber` through a `TrySubscription` subscription described as "Decode".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = self.decoder
             upstream.subscribe(
-                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                TrySubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "Decode", downstream: subscriber, beforeSubscription: .forwardAll, mirror: .coder
                 ) {
                     try decoder.decode(Output.self, from: $0)

@@ -42,7 +42,7 @@ extension Publishers {
             // The step runs only on the upstream's serial path, so the flag needs no lock.
             var dropping = true
             upstream.subscribe(
-                StepRelay<Output, Failure, S>(name: "DropWhile", downstream: subscriber) {
+                VerdictSubscription<Output, Failure, S>(name: "DropWhile", downstream: subscriber) {
                     value in
                     if dropping, predicate(value) { return .skipAndReplace }
                     dropping = false

@@ -36,13 +36,13 @@ extension Publishers {
             self.encoder = encoder
         }
 
-        /// Attaches `subscriber` through a `TryRelay` subscription described as "Encode".
+        /// Attaches `subscriber` through a `TrySubscription` subscription described as "Encode".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = self.encoder
             upstream.subscribe(
-                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                TrySubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "Encode", downstream: subscriber, beforeSubscription: .forwardAll, mirror: .coder
                 ) {
                     try encoder.encode($0)

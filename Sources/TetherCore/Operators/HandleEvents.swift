@@ -84,7 +84,7 @@ extension Publishers.HandleEvents {
     /// (a completion or a cancel), still passes every upstream value and completion on, without
     /// running the hooks; a `cancel` before the subscription is ignored, and a request before it
     /// runs `receiveRequest`. Who ends the stream is decided under the `shared` lock, while the
-    /// serial-path hooks are handed over through a ``DeliveryGate`` so that a value takes no lock.
+    /// serial-path hooks are handed over through a ``ReleaseHandOff`` so that a value takes no lock.
     /// `receiveRequest` is kept twice: the serial path calls its own copy for demand returned from
     /// `receive(_:)`, `request(_:)` calls the locked one.
     @usableFromInline
@@ -146,7 +146,7 @@ extension Publishers.HandleEvents {
         internal let shared: Locked<Shared>
 
         @usableFromInline
-        internal let gate = DeliveryGate()
+        internal let gate = ReleaseHandOff()
 
         /// Held for the whole life, as Combine holds it.
         @usableFromInline

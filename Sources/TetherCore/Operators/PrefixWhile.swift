@@ -40,7 +40,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.subscribe(
-                StepRelay<Output, Failure, S>(
+                VerdictSubscription<Output, Failure, S>(
                     name: "PrefixWhile", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
                 ) {
                     predicate($0) ? .pass : .finish

@@ -43,15 +43,15 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                StepRelay<Output, Failure, S>(
+                VerdictSubscription<Output, Failure, S>(
                     name: "RemoveDuplicates", downstream: subscriber, beforeSubscription: .trap,
                     mirror: .downstreamAnd { _ in [("last", Output?.none as Any)] },
-                    step: StepVerdict.removingDuplicates(by: predicate)))
+                    step: ValueVerdict.removingDuplicates(by: predicate)))
         }
     }
 }
 
-extension StepVerdict {
+extension ValueVerdict {
     /// The step of `removeDuplicates` and `tryRemoveDuplicates`: an element that `predicate`
     /// calls a duplicate of the one received just before it (published or not) is dropped and
     /// replaced by a demand of one; a thrown error ends the stream.
@@ -61,7 +61,7 @@ extension StepVerdict {
     @inlinable
     package static func removingDuplicates<Input, PredicateFailure: Error>(
         by predicate: @escaping (Input, Input) throws(PredicateFailure) -> Bool
-    ) -> (Input) -> StepVerdict {
+    ) -> (Input) -> ValueVerdict {
         var last: Input?
         return { input in
             defer { last = input }

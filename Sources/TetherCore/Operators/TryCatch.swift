@@ -42,28 +42,28 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == any Error {
-            let relay = Relay<S>(name: "TryCatch", downstream: subscriber, recovery: handler)
-            upstream.subscribe(Head(relay: relay))
+            let relay = Inner<S>(name: "TryCatch", downstream: subscriber, recovery: handler)
+            upstream.subscribe(UpstreamSide(relay: relay))
         }
     }
 }
 
 extension Publishers.TryCatch {
     @usableFromInline
-    internal typealias Relay<Downstream: Subscriber> = CatchRelay<
+    internal typealias Inner<Downstream: Subscriber> = CatchSubscription<
         Downstream, (Upstream.Failure) throws -> NewPublisher
     > where Downstream.Input == Upstream.Output, Downstream.Failure == any Error
 
     /// The subscriber attached to the upstream.
     @usableFromInline
-    internal struct Head<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    internal struct UpstreamSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
-        @usableFromInline let relay: Relay<Downstream>
+        @usableFromInline let relay: Inner<Downstream>
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(relay: Relay<Downstream>) {
+        init(relay: Inner<Downstream>) {
             self.relay = relay
         }
 
@@ -91,7 +91,7 @@ extension Publishers.TryCatch {
                     relay.recoveryFailed(.failure(error))
                     return
                 }
-                replacement.subscribe(Tail(relay: relay))
+                replacement.subscribe(ReplacementSide(relay: relay))
             }
         }
 
@@ -102,14 +102,14 @@ extension Publishers.TryCatch {
 
     /// The subscriber attached to the replacement publisher.
     @usableFromInline
-    internal struct Tail<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    internal struct ReplacementSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
-        @usableFromInline let relay: Relay<Downstream>
+        @usableFromInline let relay: Inner<Downstream>
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(relay: Relay<Downstream>) {
+        init(relay: Inner<Downstream>) {
             self.relay = relay
         }
 

@@ -34,13 +34,13 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches `subscriber` through a `TryRelay` subscription described as
+        /// Attaches `subscriber` through a `TrySubscription` subscription described as
         /// "TryCompactMap".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                TrySubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "TryCompactMap", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream,
                     step: transform))
         }

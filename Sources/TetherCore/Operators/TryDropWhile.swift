@@ -42,7 +42,7 @@ extension Publishers {
             // The step runs only on the upstream's serial path, so the flag needs no lock.
             var dropping = true
             upstream.subscribe(
-                StepRelay<Output, Upstream.Failure, S>(
+                VerdictSubscription<Output, Upstream.Failure, S>(
                     name: "TryDropWhile", downstream: subscriber
                 ) { value in
                     guard dropping else { return .pass }

@@ -36,13 +36,13 @@ extension Publishers {
             self.isIncluded = isIncluded
         }
 
-        /// Attaches `subscriber` through a `TryRelay` subscription described as "TryFilter".
+        /// Attaches `subscriber` through a `TrySubscription` subscription described as "TryFilter".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
             upstream.subscribe(
-                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                TrySubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "TryFilter", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
                 ) {
                     try isIncluded($0) ? $0 : nil

@@ -36,13 +36,13 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches `subscriber` through a `TryRelay` subscription described as "TryMap".
+        /// Attaches `subscriber` through a `TrySubscription` subscription described as "TryMap".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
             upstream.subscribe(
-                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                TrySubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "TryMap", downstream: subscriber, beforeSubscription: .forwardValues,
                     afterEnd: .deliverAndFailAgain
                 ) {

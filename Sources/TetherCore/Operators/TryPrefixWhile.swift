@@ -42,7 +42,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.subscribe(
-                StepRelay<Output, Upstream.Failure, S>(
+                VerdictSubscription<Output, Upstream.Failure, S>(
                     name: "TryPrefixWhile", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream
                 ) { value in
                     do { return try predicate(value) ? .pass : .finish } catch { return .fail(error) }

@@ -45,11 +45,11 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                StepRelay<Output, Upstream.Failure, S>(
+                VerdictSubscription<Output, Upstream.Failure, S>(
                     name: "TryRemoveDuplicates", downstream: subscriber,
                     beforeSubscription: .trap,
                     mirror: .downstreamAnd { _ in [("last", Upstream.Output?.none as Any)] },
-                    throwingStep: StepVerdict.removingDuplicates(by: predicate)))
+                    throwingStep: ValueVerdict.removingDuplicates(by: predicate)))
         }
     }
 }

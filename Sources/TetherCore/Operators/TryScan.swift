@@ -48,7 +48,7 @@ extension Publishers {
             self.nextPartialResult = nextPartialResult
         }
 
-        /// Attaches `subscriber` through a `TryRelay` subscription described as "TryScan".
+        /// Attaches `subscriber` through a `TrySubscription` subscription described as "TryScan".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -56,7 +56,7 @@ extension Publishers {
             // One running result per subscription, touched only on the relay's serial path.
             var accumulated = initialResult
             upstream.subscribe(
-                TryRelay<Upstream.Output, Upstream.Failure, S>(
+                TrySubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues,
                     afterEnd: .deliver,
                     mirror: .downstreamAnd { status in [("status", status), ("result", accumulated)] }

@@ -58,9 +58,9 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         // The conduit takes the current value under the lock, so no send can slip between.
         let (conduit, completion) = state.withLock {
-            state -> (SubjectConduit<S>?, Subscribers.Completion<Failure>?) in
+            state -> (SubjectSubscription<S>?, Subscribers.Completion<Failure>?) in
             if let completion = state.hub.completion { return (nil, completion) }
-            let conduit = SubjectConduit(
+            let conduit = SubjectSubscription(
                 name: "CurrentValueSubject", downstream: subscriber, parent: self, latest: .some(state.value))
             _ = state.hub.attach(SubjectEntry(conduit))
             return (conduit, nil)

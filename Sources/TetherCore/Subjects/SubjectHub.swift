@@ -9,7 +9,7 @@
 @usableFromInline
 package struct SubjectHub<Output, Failure: Error> {
     @usableFromInline
-    package typealias Conduit = SubjectEntry<Output, Failure>
+    package typealias Entry = SubjectEntry<Output, Failure>
 
     @usableFromInline package var conduits = SubjectReceivers<Output, Failure>()
     @usableFromInline package var outcome: SubjectOutcome?
@@ -43,7 +43,7 @@ package struct SubjectHub<Output, Failure: Error> {
 
     /// Adds a conduit, or returns the completion it must be told of instead.
     @inlinable
-    package mutating func attach(_ conduit: Conduit) -> Subscribers.Completion<Failure>? {
+    package mutating func attach(_ conduit: Entry) -> Subscribers.Completion<Failure>? {
         if isCompleted { return completion }
         conduits.append(conduit)
         return nil
@@ -51,7 +51,7 @@ package struct SubjectHub<Output, Failure: Error> {
 
     /// Removes a conduit, returning it so that it is released outside the lock.
     @inlinable
-    package mutating func detach(_ conduit: AnyObject) -> Conduit? {
+    package mutating func detach(_ conduit: AnyObject) -> Entry? {
         conduits.remove(conduit)
     }
 

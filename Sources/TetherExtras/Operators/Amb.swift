@@ -55,7 +55,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = AmbStorage(downstream: subscriber, competitors: 2)
+            let storage = AmbSubscription(downstream: subscriber, competitors: 2)
             storage.start()
             storage.subscribe(first, at: 0)
             storage.subscribe(second, at: 1)

@@ -62,7 +62,7 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            let storage = AmbStorage(downstream: subscriber, competitors: publishers.count)
+            let storage = AmbSubscription(downstream: subscriber, competitors: publishers.count)
             storage.start()
             for (index, publisher) in publishers.enumerated() {
                 storage.subscribe(publisher, at: index)

@@ -1,6 +1,6 @@
 import TetherCore
 
-extension CombiningStorage {
+extension CombiningSubscription {
     /// Attaches `subscriber` to every publisher of a collection, each upstream's values held in
     /// its slot of the array (the latest of each, or the oldest unpaired of each); with no
     /// publishers, it finishes at once. The body of `combineLatest()` and `zip()` over a
@@ -18,7 +18,7 @@ extension CombiningStorage {
             subscriber.receive(completion: .finished)
             return
         }
-        let storage = CombiningStorage(downstream: subscriber, upstreams: publishers.count)
+        let storage = CombiningSubscription(downstream: subscriber, upstreams: publishers.count)
         storage.start()
         for (index, publisher) in publishers.enumerated() {
             storage.subscribe(publisher, at: index) { $0.slots[index].put($1) }

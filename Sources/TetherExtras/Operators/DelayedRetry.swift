@@ -114,8 +114,8 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = FailoverRelay(name: "DelayedRetry", downstream: subscriber, recovery: self)
-            upstream.receive(subscriber: Inner(relay: relay, attempt: 0))
+            let relay = FailoverSubscription(name: "DelayedRetry", downstream: subscriber, recovery: self)
+            upstream.receive(subscriber: Side(relay: relay, attempt: 0))
         }
     }
 }
@@ -124,17 +124,19 @@ extension Publishers.DelayedRetry {
     /// The subscriber of one subscription to the upstream, feeding the shared relay; it knows
     /// how many attempts came before it.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    internal struct Side<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Relay = FailoverRelay<Downstream, Publishers.DelayedRetry<Upstream, Context>>
+        @usableFromInline typealias Failover = FailoverSubscription<
+            Downstream, Publishers.DelayedRetry<Upstream, Context>
+        >
 
-        @usableFromInline let relay: Relay
+        @usableFromInline let relay: Failover
         @usableFromInline let attempt: Int
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(relay: Relay, attempt: Int) {
+        init(relay: Failover, attempt: Int) {
             self.relay = relay
             self.attempt = attempt
         }
@@ -170,7 +172,7 @@ extension Publishers.DelayedRetry {
                 after: scheduler.now.advanced(by: delay), tolerance: scheduler.minimumTolerance, options: plan.options
             ) {
                 guard let plan = relay.recovery() else { return }
-                plan.upstream.receive(subscriber: Inner(relay: relay, attempt: next))
+                plan.upstream.receive(subscriber: Side(relay: relay, attempt: next))
             }
         }
 

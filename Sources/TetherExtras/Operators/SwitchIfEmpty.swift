@@ -82,8 +82,8 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let relay = FailoverRelay(name: "SwitchIfEmpty", downstream: subscriber, recovery: fallback)
-            upstream.receive(subscriber: Inner(relay: relay, isFallback: false))
+            let relay = FailoverSubscription(name: "SwitchIfEmpty", downstream: subscriber, recovery: fallback)
+            upstream.receive(subscriber: Side(relay: relay, isFallback: false))
         }
     }
 }
@@ -95,17 +95,17 @@ extension Publishers.SwitchIfEmpty: Sendable where Upstream: Sendable, Fallback:
 extension Publishers.SwitchIfEmpty {
     /// The subscriber of the upstream, then of the fallback, feeding the shared relay.
     @usableFromInline
-    internal struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    internal struct Side<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
 
-        @usableFromInline let relay: FailoverRelay<Downstream, Fallback>
+        @usableFromInline let relay: FailoverSubscription<Downstream, Fallback>
         @usableFromInline let isFallback: Bool
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(relay: FailoverRelay<Downstream, Fallback>, isFallback: Bool) {
+        init(relay: FailoverSubscription<Downstream, Fallback>, isFallback: Bool) {
             self.relay = relay
             self.isFallback = isFallback
         }
@@ -128,7 +128,7 @@ extension Publishers.SwitchIfEmpty {
                 return
             }
             guard let fallback = relay.recovery(), relay.beginSwitch() else { return }
-            fallback.receive(subscriber: Inner(relay: relay, isFallback: true))
+            fallback.receive(subscriber: Side(relay: relay, isFallback: true))
         }
 
         @usableFromInline var description: String { "SwitchIfEmpty" }

@@ -62,10 +62,10 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let ending: StepVerdict = inclusive ? .passAndFinish : .finish
+            let ending: ValueVerdict = inclusive ? .passAndFinish : .finish
             upstream.receive(
                 subscriber:
-                    StepRelay<Output, Failure, S>(name: "TakeUntil", downstream: subscriber) {
+                    VerdictSubscription<Output, Failure, S>(name: "TakeUntil", downstream: subscriber) {
                         predicate($0) ? ending : .pass
                     })
         }

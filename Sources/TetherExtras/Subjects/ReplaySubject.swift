@@ -78,9 +78,9 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectCondui
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         // The buffer is taken under the lock that attaches, so no send can slip between.
         let capacity = bufferSize
-        let conduit = state.withLock { state -> ReplayConduit<S> in
+        let conduit = state.withLock { state -> ReplaySubscription<S> in
             let completion = state.hub.completion
-            let conduit = ReplayConduit(
+            let conduit = ReplaySubscription(
                 downstream: subscriber, parent: completion == nil ? self : nil, capacity: capacity,
                 backlog: state.buffer, completion: completion)
             _ = state.hub.attach(SubjectEntry(replay: conduit))

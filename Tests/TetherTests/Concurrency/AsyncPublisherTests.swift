@@ -199,7 +199,7 @@ final class AsyncPublisherTests: TetherTestCase {
 
 /// Whether an `AsyncPublisher` iterator's subscriber is alive, read from the ledger.
 func relayIsAlive() -> Bool {
-    SubscriptionLedger.snapshot().contains { $0.type.hasPrefix("IterationRelay") }
+    SubscriptionLedger.snapshot().contains { $0.type.hasPrefix("IterationSubscriber") }
 }
 
 func XCTAssertThrowsAsync(

@@ -8,22 +8,22 @@ import XCTest
 /// declines, it changed nothing.
 final class DrainSettleQuickPathTests: TetherTestCase {
     func testMergeSettlesOnlyWhereDeliveredWouldEndTheTurn() {
-        check(MergeMachine.self)
+        check(MergeState.self)
     }
 
     func testZipSettlesOnlyWhereDeliveredWouldEndTheTurn() {
-        check(ZipMachine<CombiningSlotArray<ZipSlot<Int>>>.self)
+        check(ZipState<CombiningSlotArray<ZipSlot<Int>>>.self)
     }
 
     func testCombineLatestSettlesOnlyWhereDeliveredWouldEndTheTurn() {
-        check(CombineLatestMachine<CombiningSlotArray<LatestSlot<Int>>>.self)
+        check(CombineLatestState<CombiningSlotArray<LatestSlot<Int>>>.self)
     }
 
     /// A subject's conduit settles the turn exactly when, with the returned demand added, its
     /// next step would be idle: nothing left by reentrant sends, no owed latest value that the
     /// demand now allows, no completion left.
     func testSubjectConduitSettlesOnlyWhereItsNextStepIsIdle() {
-        typealias State = SubjectConduitState<RecordingSubscriber<Int, Never>>
+        typealias State = SubjectSubscriptionState<RecordingSubscriber<Int, Never>>
         let parent = PassthroughSubject<Int, Never>()
         assertSettleAgreesWithTheNextStep(
             seed: 1,
@@ -43,7 +43,7 @@ final class DrainSettleQuickPathTests: TetherTestCase {
             describe: snapshot)
     }
 
-    private func snapshot<Downstream: Subscriber>(_ state: SubjectConduitState<Downstream>) -> String {
+    private func snapshot<Downstream: Subscriber>(_ state: SubjectSubscriptionState<Downstream>) -> String {
         "downstream \(state.downstream != nil) demand \(state.demand) left \(Array(state.left)) latest "
             + "\(String(describing: state.latest)) completion \(String(describing: state.completion))"
     }
@@ -88,7 +88,7 @@ private protocol DrainMachine {
     mutating func cancel() -> (cancel: [any Subscription], release: Bool)
 }
 
-extension MergeMachine: DrainMachine {
+extension MergeState: DrainMachine {
     fileprivate mutating func send(_ index: Int, _ value: Int) -> (calls: String, step: DrainStep) {
         switch receive(index, value) {
         case .deliverNow: return ("", .deliver)
@@ -122,19 +122,19 @@ extension MergeMachine: DrainMachine {
     }
 }
 
-extension ZipMachine: DrainMachine where Slots == CombiningSlotArray<ZipSlot<Int>> {
+extension ZipState: DrainMachine where Slots == CombiningSlotArray<ZipSlot<Int>> {
     fileprivate mutating func send(_ index: Int, _ value: Int) -> (calls: String, step: DrainStep) {
         combiningCalls(receive(index) { $0.slots[index].put(value) })
     }
 }
 
-extension CombineLatestMachine: DrainMachine where Slots == CombiningSlotArray<LatestSlot<Int>> {
+extension CombineLatestState: DrainMachine where Slots == CombiningSlotArray<LatestSlot<Int>> {
     fileprivate mutating func send(_ index: Int, _ value: Int) -> (calls: String, step: DrainStep) {
         combiningCalls(receive(index) { $0.slots[index].put(value) })
     }
 }
 
-extension CombiningMachine {
+extension CombiningState {
     fileprivate mutating func complete(_ index: Int, failing: Bool) -> (calls: String, step: DrainStep) {
         combiningCalls(complete(index, failing ? .failure(TestError(id: 1)) : .finished))
     }

@@ -75,7 +75,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Slots = CombiningSlots2<LatestSlot<A.Output>, LatestSlot<B.Output>>
-            let storage = CombineLatestStorage<Slots, S>(downstream: subscriber, upstreams: 2)
+            let storage = CombineLatestSubscription<Slots, S>(downstream: subscriber, upstreams: 2)
             storage.start()
             storage.subscribe(a, at: 0) { $0.a.put($1) }
             storage.subscribe(b, at: 1) { $0.b.put($1) }

@@ -98,7 +98,7 @@ extension Publishers {
             typealias Slots = CombiningSlots4<
                 LatestSlot<A.Output>, LatestSlot<B.Output>, LatestSlot<C.Output>, LatestSlot<D.Output>
             >
-            let storage = CombineLatestStorage<Slots, S>(downstream: subscriber, upstreams: 4)
+            let storage = CombineLatestSubscription<Slots, S>(downstream: subscriber, upstreams: 4)
             storage.start()
             storage.subscribe(a, at: 0) { $0.a.put($1) }
             storage.subscribe(b, at: 1) { $0.b.put($1) }

@@ -108,7 +108,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let storage = MergeStorage(downstream: subscriber, upstreams: 8)
+            let storage = MergeSubscription(downstream: subscriber, upstreams: 8)
             storage.start()
             storage.subscribe(a, at: 0)
             storage.subscribe(b, at: 1)

@@ -61,7 +61,7 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            let storage = MergeStorage(downstream: subscriber, upstreams: publishers.count)
+            let storage = MergeSubscription(downstream: subscriber, upstreams: publishers.count)
             storage.start()
             for (index, publisher) in publishers.enumerated() {
                 storage.subscribe(publisher, at: index)

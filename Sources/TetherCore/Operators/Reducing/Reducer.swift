@@ -37,7 +37,7 @@ internal enum ReductionStep: Sendable {
 ///   reducer's whole life, as Combine holds it.
 ///
 /// The race between the serial path and `cancel` is decided under `link`; the serial-path state
-/// is handed over through a ``DeliveryGate``, so folding a value in takes no lock.
+/// is handed over through a ``ReleaseHandOff``, so folding a value in takes no lock.
 @usableFromInline
 internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -110,7 +110,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     internal let link = Locked(Link.awaitingSubscription)
 
     @usableFromInline
-    internal let gate = DeliveryGate()
+    internal let gate = ReleaseHandOff()
 
     /// Set by `cancel`; read between the final value and `.finished`, so a downstream that
     /// cancels from inside `receive(_:)` gets nothing after its `cancel()` returns.

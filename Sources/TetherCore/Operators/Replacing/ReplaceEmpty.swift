@@ -37,12 +37,12 @@ extension Publishers {
             self.output = output
         }
 
-        /// Attaches `subscriber` through a `ReplacingRelay` described as "ReplaceEmpty".
+        /// Attaches `subscriber` through a `ReplacingSubscription` described as "ReplaceEmpty".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                ReplacingRelay<Upstream.Failure, S>(
+                ReplacingSubscription<Upstream.Failure, S>(
                     name: "ReplaceEmpty", downstream: subscriber, output: output, requestsUnlimited: true
                 ) {
                     completion, sawValue in

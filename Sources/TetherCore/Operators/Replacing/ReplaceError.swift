@@ -33,12 +33,12 @@ extension Publishers {
             self.output = output
         }
 
-        /// Attaches `subscriber` through a `ReplacingRelay` described as "ReplaceError".
+        /// Attaches `subscriber` through a `ReplacingSubscription` described as "ReplaceError".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.subscribe(
-                ReplacingRelay<Upstream.Failure, S>(
+                ReplacingSubscription<Upstream.Failure, S>(
                     name: "ReplaceError", downstream: subscriber, output: output, trapsWithoutDemand: true
                 ) {
                     completion, _ in

@@ -100,7 +100,7 @@ extension Publishers.Multicast {
     /// One subscriber's subscription, standing between it and the subject's subscription.
     ///
     /// As in ``Publishers/HandleEvents``, who ends the stream is decided under the `link` lock,
-    /// while the downstream is handed over through a ``DeliveryGate`` so a value takes no lock.
+    /// while the downstream is handed over through a ``ReleaseHandOff`` so a value takes no lock.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -119,7 +119,7 @@ extension Publishers.Multicast {
         internal let link = Locked(Link.awaitingSubscription)
 
         @usableFromInline
-        internal let gate = DeliveryGate()
+        internal let gate = ReleaseHandOff()
 
         /// Read and written only on the serial path, or by the side the gate names.
         @usableFromInline

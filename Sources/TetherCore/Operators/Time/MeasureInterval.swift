@@ -69,7 +69,7 @@ extension Publishers.MeasureInterval {
     /// as the returned demand.
     ///
     /// Who ends the stream (the upstream's completion or the downstream's `cancel`) is decided
-    /// under `link`; a value passes the ``DeliveryGate`` and takes no lock. The last instant and
+    /// under `link`; a value passes the ``ReleaseHandOff`` and takes no lock. The last instant and
     /// the upstream's subscription for demand are touched only on the upstream's serial path.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
@@ -78,7 +78,7 @@ extension Publishers.MeasureInterval {
         @usableFromInline typealias Input = Upstream.Output
 
         @usableFromInline let link = UpstreamLink()
-        @usableFromInline let gate = DeliveryGate()
+        @usableFromInline let gate = ReleaseHandOff()
         /// Held for the subscription's whole life, as Combine holds it.
         @usableFromInline let downstream: Downstream
         @usableFromInline let scheduler: Context

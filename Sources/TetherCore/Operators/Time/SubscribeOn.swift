@@ -85,7 +85,7 @@ extension Publishers.SubscribeOn {
         /// Held for the subscription's life, as Combine holds it.
         @usableFromInline let downstream: Downstream
         /// Tells the serial path, without a lock, whether the stream is subscribed and not over.
-        @usableFromInline let gate = DeliveryGate()
+        @usableFromInline let gate = ReleaseHandOff()
         /// Whose turn it is to request from the upstream.
         @usableFromInline let requesting = DownstreamTurn()
 

@@ -83,7 +83,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Slots = CombiningSlots3<ZipSlot<A.Output>, ZipSlot<B.Output>, ZipSlot<C.Output>>
-            let storage = ZipStorage<Slots, S>(downstream: subscriber, upstreams: 3)
+            let storage = ZipSubscription<Slots, S>(downstream: subscriber, upstreams: 3)
             storage.start()
             storage.subscribe(a, at: 0) { $0.a.put($1) }
             storage.subscribe(b, at: 1) { $0.b.put($1) }

@@ -95,7 +95,7 @@ extension Publishers {
             typealias Slots = CombiningSlots4<
                 ZipSlot<A.Output>, ZipSlot<B.Output>, ZipSlot<C.Output>, ZipSlot<D.Output>
             >
-            let storage = ZipStorage<Slots, S>(downstream: subscriber, upstreams: 4)
+            let storage = ZipSubscription<Slots, S>(downstream: subscriber, upstreams: 4)
             storage.start()
             storage.subscribe(a, at: 0) { $0.a.put($1) }
             storage.subscribe(b, at: 1) { $0.b.put($1) }

@@ -70,7 +70,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
             upstream.subscribe(
-                AsyncMapStorage<Upstream.Output, Output, Failure, Failure>(
+                AsyncMapSubscription<Upstream.Output, Output, Failure, Failure>(
                     name: "AsyncMap", maxConcurrent: maxConcurrent, downstream: AnySubscriber(subscriber),
                     transform: { .success(await transform($0)) }, mapFailure: { $0 }))
         }

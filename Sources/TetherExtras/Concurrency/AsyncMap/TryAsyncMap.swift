@@ -58,7 +58,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
             upstream.subscribe(
-                AsyncMapStorage<Upstream.Output, Output, Upstream.Failure, any Error>(
+                AsyncMapSubscription<Upstream.Output, Output, Upstream.Failure, any Error>(
                     name: "TryAsyncMap", maxConcurrent: maxConcurrent, downstream: AnySubscriber(subscriber),
                     transform: { input in
                         do {

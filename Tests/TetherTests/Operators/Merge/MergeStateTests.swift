@@ -3,9 +3,9 @@ import TetherTesting
 import XCTest
 
 /// The merge state machine on its own, without threads: every transition and the steps it asks for.
-final class MergeMachineTests: TetherTestCase {
-    private func started(_ upstreams: Int) -> (MergeMachine, [RecordingSubscription]) {
-        var machine = MergeMachine(upstreams: upstreams)
+final class MergeStateTests: TetherTestCase {
+    private func started(_ upstreams: Int) -> (MergeState, [RecordingSubscription]) {
+        var machine = MergeState(upstreams: upstreams)
         XCTAssertIdle(machine.delivered(.none))
         let subscriptions = (0..<upstreams).map { _ in RecordingSubscription() }
         for (index, subscription) in subscriptions.enumerated() {
@@ -15,7 +15,7 @@ final class MergeMachineTests: TetherTestCase {
     }
 
     func testStartsDrainingWhileTheSubscriptionIsHandedOver() {
-        var machine = MergeMachine(upstreams: 2)
+        var machine = MergeState(upstreams: 2)
         XCTAssertTrue(machine.draining)
         let (unlimit, step) = machine.request(.max(2))
         XCTAssertTrue(unlimit.isEmpty)
@@ -84,7 +84,7 @@ final class MergeMachineTests: TetherTestCase {
     }
 
     func testAttachAfterTheEndOrTwiceIsRefused() {
-        var machine = MergeMachine(upstreams: 2)
+        var machine = MergeState(upstreams: 2)
         XCTAssertEqual(machine.attach(0, RecordingSubscription()), .max(1))
         XCTAssertNil(machine.attach(0, RecordingSubscription()))
         _ = machine.cancel()
@@ -143,7 +143,7 @@ final class MergeMachineTests: TetherTestCase {
         XCTAssertFalse(machine.cancel().release, "only once")
     }
 
-    private func XCTAssertIdle(_ step: MergeMachine.Step, file: StaticString = #filePath, line: UInt = #line) {
+    private func XCTAssertIdle(_ step: MergeState.Step, file: StaticString = #filePath, line: UInt = #line) {
         guard case .idle = step else { return XCTFail("expected .idle, got \(step)", file: file, line: line) }
     }
 }

@@ -19,10 +19,10 @@ package struct SubjectEntry<Output, Failure: Error> {
     @usableFromInline package let offer: (AnyObject, Output) -> Void
 
     @inlinable
-    package init<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
+    package init<Downstream: Subscriber>(_ conduit: SubjectSubscription<Downstream>)
     where Downstream.Input == Output, Downstream.Failure == Failure {
         self.conduit = conduit
-        self.offer = { unsafeDowncast($0, to: SubjectConduit<Downstream>.self).offer($1) }
+        self.offer = { unsafeDowncast($0, to: SubjectSubscription<Downstream>.self).offer($1) }
     }
 
     /// An entry for a conduit of another kind (TetherExtras' replay conduit).
@@ -87,7 +87,7 @@ extension SpecializedSubjectParent {
 /// machine and delivered, in order, before the outer call returns. So concurrent and reentrant
 /// sends never overlap in the subscriber, never recurse, and no thread delivers another's values.
 @usableFromInline
-package final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectConduitState<Downstream>>,
+package final class SubjectSubscription<Downstream: Subscriber>: StateHolder<SubjectSubscriptionState<Downstream>>,
     SubjectConduitProtocol, Subscription, SpecializedControl,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
@@ -95,7 +95,7 @@ package final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectC
     @usableFromInline package typealias Failure = Downstream.Failure
 
     @usableFromInline
-    package typealias State = SubjectConduitState<Downstream>
+    package typealias State = SubjectSubscriptionState<Downstream>
 
     /// `request` and `cancel`, specialised (see ``ControlSignal``).
     @usableFromInline
@@ -120,7 +120,7 @@ package final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectC
     package init(
         name: StaticString, downstream: Downstream, parent: any SubjectConduitParent, latest: Output??
     ) {
-        control = SubjectConduit.controlEntry
+        control = SubjectSubscription.controlEntry
         self.name = name
         super.init(state: State(downstream: downstream, parent: parent, latest: latest))
         Ledger.enter(self)
@@ -251,7 +251,7 @@ package final class SubjectConduit<Downstream: Subscriber>: StateHolder<SubjectC
 /// up); `latest` (a `CurrentValueSubject`'s owed value) is only ever held while `demand` is
 /// zero, or while the turn's holder has yet to drain it.
 @usableFromInline
-package struct SubjectConduitState<Downstream: Subscriber> {
+package struct SubjectSubscriptionState<Downstream: Subscriber> {
     @usableFromInline package typealias Output = Downstream.Input
     @usableFromInline package typealias Failure = Downstream.Failure
 

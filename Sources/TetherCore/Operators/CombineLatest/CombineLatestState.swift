@@ -14,7 +14,7 @@
 /// as soon as demand arrives. Delivery is serialised by a drain loop: at most one thread, the
 /// drainer, calls the downstream at a time.
 @usableFromInline
-package struct CombineLatestMachine<Slots: CombiningSlots>: CombiningMachine {
+package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     @usableFromInline package typealias Outcome = CombiningOutcome<Slots.Output>
     @usableFromInline package typealias Step = CombiningStep<Slots.Output>
 

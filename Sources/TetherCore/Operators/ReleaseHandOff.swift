@@ -19,7 +19,7 @@ import Synchronization
 /// Which side *ends* the stream is decided elsewhere, under the operator's `Locked` state; the
 /// gate only hands the stored state over.
 @usableFromInline
-package struct DeliveryGate: ~Copyable, Sendable {
+package struct ReleaseHandOff: ~Copyable, Sendable {
     @usableFromInline static package var subscribed: UInt8 { 1 }
     @usableFromInline static package var delivering: UInt8 { 2 }
     @usableFromInline static package var stopped: UInt8 { 4 }

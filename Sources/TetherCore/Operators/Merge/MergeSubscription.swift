@@ -1,14 +1,14 @@
-/// The subscription of every merge publisher: locks a ``MergeMachine`` and performs its steps.
+/// The subscription of every merge publisher: locks a ``MergeState`` and performs its steps.
 ///
 /// The downstream is a plain stored property because only the drainer the machine names calls
 /// it, and only the drainer (or the canceller, when nobody drains) lets go of it. No lock is held
 /// while calling out: requests, cancels and deliveries all happen after `withLock` returns.
 @usableFromInline
-internal final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+internal final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
-    internal let machine: Locked<MergeMachine>
+    internal let machine: Locked<MergeState>
 
     /// Touched only by the drainer, or by `cancel` when the machine says nobody drains: the
     /// machine rules out overlapping access, so the dynamic exclusivity check is skipped.
@@ -19,7 +19,7 @@ internal final class MergeStorage<Downstream: Subscriber>: Subscription, CustomS
     @inlinable
     internal init(downstream: Downstream, upstreams: Int) {
         self.downstream = downstream
-        machine = Locked(MergeMachine(upstreams: upstreams))
+        machine = Locked(MergeState(upstreams: upstreams))
         Ledger.enter(self)
     }
 
@@ -87,7 +87,7 @@ internal final class MergeStorage<Downstream: Subscriber>: Subscription, CustomS
 
     /// Runs the machine's steps as the drainer until it goes idle.
     @inlinable
-    internal func drain(_ step: MergeMachine.Step) {
+    internal func drain(_ step: MergeState.Step) {
         var step = step
         while true {
             switch step {
@@ -131,12 +131,12 @@ internal struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConve
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let storage: MergeStorage<Downstream>
+    @usableFromInline let storage: MergeSubscription<Downstream>
     @usableFromInline let index: Int
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(storage: MergeStorage<Downstream>, index: Int) {
+    init(storage: MergeSubscription<Downstream>, index: Int) {
         self.storage = storage
         self.index = index
     }

@@ -5,10 +5,10 @@ import TetherTesting
 import XCTest
 
 /// The replay subject's per-subscriber state machine, driven directly: no threads, no subject.
-/// Each test plays the turn's holder, delivering what ``ReplayConduitState/next()`` says until it
+/// Each test plays the turn's holder, delivering what ``ReplaySubscriptionState/next()`` says until it
 /// is idle, and asserts the whole history delivered.
-final class ReplayConduitStateTests: TetherTestCase {
-    private typealias State = ReplayConduitState<RecordingSubscriber<Int, TestError>>
+final class ReplaySubscriptionStateTests: TetherTestCase {
+    private typealias State = ReplaySubscriptionState<RecordingSubscriber<Int, TestError>>
 
     private func state(capacity: Int = 3, backlog: [Int] = [], completion: Subscribers.Completion<TestError>? = nil)
         -> State

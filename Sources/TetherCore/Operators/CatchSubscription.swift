@@ -13,7 +13,7 @@
 /// made while the replacement is being subscribed is ignored. A second failure after the
 /// handler ran traps. Before the upstream's subscription, a completion is ignored.
 @usableFromInline
-internal final class CatchRelay<Downstream: Subscriber, Recovery>: Subscription,
+internal final class CatchSubscription<Downstream: Subscriber, Recovery>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline

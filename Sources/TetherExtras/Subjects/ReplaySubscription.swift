@@ -2,7 +2,7 @@ import TetherCore
 
 /// One subscriber's subscription to a ``ReplaySubject``.
 ///
-/// Like ``SubjectConduit``, calls into the subscriber are serialised by a ``DownstreamTurn``: a
+/// Like ``SubjectSubscription``, calls into the subscriber are serialised by a ``DownstreamTurn``: a
 /// thread that sends while another is delivering waits for its turn and then delivers its own
 /// value, and a value or completion sent from inside the subscriber's `receive` on the
 /// delivering thread is left with the state machine and delivered, in order, before the outer
@@ -11,14 +11,14 @@ import TetherCore
 /// is delivered as demand arrives, by the thread that requests it. A completion waits behind
 /// the backlog.
 @usableFromInline
-internal final class ReplayConduit<Downstream: Subscriber>: SubjectConduitProtocol, Subscription,
+internal final class ReplaySubscription<Downstream: Subscriber>: SubjectConduitProtocol, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline
-    internal typealias State = ReplayConduitState<Downstream>
+    internal typealias State = ReplaySubscriptionState<Downstream>
 
     @usableFromInline
     internal let machine: Locked<State>
@@ -132,8 +132,8 @@ extension SubjectEntry {
     /// The entry of a replay conduit: its value entry point, specialised where the subscriber's
     /// type is known.
     @inlinable
-    init<Downstream: Subscriber>(replay conduit: ReplayConduit<Downstream>)
+    init<Downstream: Subscriber>(replay conduit: ReplaySubscription<Downstream>)
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        self.init(conduit: conduit, offer: { unsafeDowncast($0, to: ReplayConduit<Downstream>.self).offer($1) })
+        self.init(conduit: conduit, offer: { unsafeDowncast($0, to: ReplaySubscription<Downstream>.self).offer($1) })
     }
 }

@@ -1,7 +1,7 @@
-/// The subscription of every zip publisher: the shared storage over ``ZipMachine``.
+/// The subscription of every zip publisher: the shared storage over ``ZipState``.
 @usableFromInline
-package typealias ZipStorage<Slots: CombiningSlots, Downstream: Subscriber> =
-    CombiningStorage<ZipMachine<Slots>, Downstream> where Downstream.Input == Slots.Output
+package typealias ZipSubscription<Slots: CombiningSlots, Downstream: Subscriber> =
+    CombiningSubscription<ZipState<Slots>, Downstream> where Downstream.Input == Slots.Output
 
 /// An upstream's unpaired values, oldest first.
 ///

@@ -7,7 +7,7 @@ import TetherCore
 /// task, or the thread that requested); only one thread delivers at a time and requests from
 /// inside `receive(_:)` never recurse.
 @usableFromInline
-internal final class AsyncMapStorage<Input: Sendable, Output: Sendable, UpstreamFailure: Error, Failure: Error>:
+internal final class AsyncMapSubscription<Input: Sendable, Output: Sendable, UpstreamFailure: Error, Failure: Error>:
     Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {

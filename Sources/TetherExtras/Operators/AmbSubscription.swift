@@ -6,10 +6,10 @@ import TetherCore
 /// Who wins, and whether the stream is over, is decided in one `Locked` whose results are not
 /// generic, so the per-value path builds no generic type. The downstream is a plain stored
 /// property that only the winner's serial signal path touches, handed over through a
-/// ``DeliveryGate`` so that a `cancel` from another thread releases it exactly once. No call out
+/// ``ReleaseHandOff`` so that a `cancel` from another thread releases it exactly once. No call out
 /// is made under the lock; a loser's signals after the decision are dropped.
 @usableFromInline
-internal final class AmbStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+internal final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
@@ -73,7 +73,7 @@ internal final class AmbStorage<Downstream: Subscriber>: Subscription, CustomStr
     internal let state: Locked<State>
 
     @usableFromInline
-    internal let gate = DeliveryGate()
+    internal let gate = ReleaseHandOff()
 
     /// Touched only by the winner's serial path, or by the side the gate names.
     @usableFromInline
@@ -221,12 +221,12 @@ internal struct AmbSide<Downstream: Subscriber>: Subscriber, CustomStringConvert
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let storage: AmbStorage<Downstream>
+    @usableFromInline let storage: AmbSubscription<Downstream>
     @usableFromInline let index: Int
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(storage: AmbStorage<Downstream>, index: Int) {
+    init(storage: AmbSubscription<Downstream>, index: Int) {
         self.storage = storage
         self.index = index
     }

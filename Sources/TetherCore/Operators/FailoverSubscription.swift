@@ -1,6 +1,6 @@
 /// The subscription behind Tether's own failover operators (`switchIfEmpty`, the delayed
 /// retry): one downstream subscription over a succession of sources. Combine's `catch`,
-/// `tryCatch` and `retry` keep Combine's own accounting instead (``CatchRelay``,
+/// `tryCatch` and `retry` keep Combine's own accounting instead (``CatchSubscription``,
 /// ``Publishers/Retry``).
 ///
 /// The first source is the upstream. When a source fails, the operator asks the relay for its
@@ -13,13 +13,13 @@
 /// demand (what it was asked for) lives under the lock, while the values it delivered and the
 /// demand the downstream returned for them are counted on the serial signal path, and folded in
 /// only when the source fails. The downstream and the recovery are released through a
-/// ``DeliveryGate`` as soon as the stream ends, on whichever side ends it.
+/// ``ReleaseHandOff`` as soon as the stream ends, on whichever side ends it.
 ///
 /// Before the first source's subscription, as in Combine, a value traps; a completion is
 /// ignored, or passed on when `passesEarlyCompletion` (`retry`); a source failure finds no
 /// recovery (`recovery()` answers `nil`), and a request is ignored.
 @usableFromInline
-package final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscription,
+package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     /// What the serial path needs; `nil` once released.
@@ -71,7 +71,7 @@ package final class FailoverRelay<Downstream: Subscriber, Recovery>: Subscriptio
     package let state: Locked<State>
 
     @usableFromInline
-    package let gate = DeliveryGate()
+    package let gate = ReleaseHandOff()
 
     /// Read and written only on the serial path, or by the side the gate names.
     @usableFromInline

@@ -17,7 +17,7 @@
 /// fails with the first failure. Delivery is serialised by a drain loop: at most one thread, the
 /// drainer, calls the downstream at a time.
 @usableFromInline
-package struct ZipMachine<Slots: CombiningSlots>: CombiningMachine {
+package struct ZipState<Slots: CombiningSlots>: CombiningState {
     @usableFromInline package typealias Outcome = CombiningOutcome<Slots.Output>
     @usableFromInline package typealias Step = CombiningStep<Slots.Output>
 

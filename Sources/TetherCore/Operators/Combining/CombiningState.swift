@@ -1,4 +1,4 @@
-/// What ``CombiningStorage`` needs of a zip's or combine-latest's state machine: one machine per
+/// What ``CombiningSubscription`` needs of a zip's or combine-latest's state machine: one machine per
 /// family serves every arity, over upstreams indexed by position, its values held typed in
 /// ``Slots``. Every method runs under the storage's lock and calls nothing (a `put` it is handed
 /// only stores a value in the slots); the outcome is performed after the lock is released.
@@ -6,7 +6,7 @@
 /// The families differ in what a value, a completion and the next output are; attaching,
 /// demand, the drainer's hand-offs and cancelling are shared, in the extension below.
 @usableFromInline
-package protocol CombiningMachine {
+package protocol CombiningState {
     associatedtype Slots: CombiningSlots
 
     /// The family's name, as subscriptions describe themselves ("Zip", "CombineLatest").
@@ -102,7 +102,7 @@ package struct CombiningOutcome<Output> {
     }
 }
 
-extension CombiningMachine {
+extension CombiningState {
     /// Upstream `index` handed over its subscription.
     /// - Returns: The demand to request from it (`.none`: nothing yet), or `nil` when the
     ///   subscription must be cancelled (a second subscription, or the stream has ended).

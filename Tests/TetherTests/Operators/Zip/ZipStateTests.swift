@@ -3,8 +3,8 @@ import TetherTesting
 import XCTest
 
 /// The zip state machine on its own, without threads, over `Int` upstreams.
-final class ZipMachineTests: TetherTestCase {
-    private typealias Machine = ZipMachine<CombiningSlotArray<ZipSlot<Int>>>
+final class ZipStateTests: TetherTestCase {
+    private typealias Machine = ZipState<CombiningSlotArray<ZipSlot<Int>>>
 
     private func started(_ upstreams: Int, demand: Subscribers.Demand) -> (Machine, [RecordingSubscription]) {
         var machine = Machine(upstreams: upstreams)
@@ -128,7 +128,7 @@ final class ZipMachineTests: TetherTestCase {
     }
 }
 
-extension ZipMachine where Slots == CombiningSlotArray<ZipSlot<Int>> {
+extension ZipState where Slots == CombiningSlotArray<ZipSlot<Int>> {
     /// Upstream `index` sent `value`, stored as its side stores it.
     fileprivate mutating func receive(_ index: Int, _ value: Int) -> Outcome {
         receive(index) { $0.slots[index].put(value) }

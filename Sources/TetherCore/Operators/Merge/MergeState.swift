@@ -14,7 +14,7 @@
 /// one value at a time (a one-value prefetch, refilled as its value goes downstream); once the
 /// downstream asks for `.unlimited`, every upstream is asked for `.unlimited`.
 @usableFromInline
-internal struct MergeMachine {
+internal struct MergeState {
     @usableFromInline
     internal enum Phase {
         case running

@@ -5,9 +5,9 @@ import XCTest
 
 /// The gate that decides who releases an operator's serial-path state, on its own: serially,
 /// then with a downstream `cancel` racing the serial path's deliveries.
-final class DeliveryGateTests: TetherTestCase {
+final class ReleaseHandOffTests: TetherTestCase {
     func testAStopWithNoDeliveryInFlightIsReleasedByTheStopper() {
-        let gate = DeliveryGate()
+        let gate = ReleaseHandOff()
         gate.open()
         XCTAssertFalse(gate.leave(), "nothing stopped during the hand-over")
         XCTAssertTrue(gate.enter("Test"))
@@ -17,12 +17,12 @@ final class DeliveryGateTests: TetherTestCase {
     }
 
     func testAStopDuringADeliveryIsReleasedByTheDelivery() {
-        let gate = DeliveryGate()
+        let gate = ReleaseHandOff()
         gate.open()
         XCTAssertFalse(gate.stopFromOutside(), "a stop inside the hand-over leaves the release to it")
         XCTAssertTrue(gate.leave(), "the hand-over sees the stop as it leaves, and releases")
 
-        let delivering = DeliveryGate()
+        let delivering = ReleaseHandOff()
         delivering.open()
         XCTAssertFalse(delivering.leave())
         XCTAssertTrue(delivering.enter("Test"))
@@ -31,7 +31,7 @@ final class DeliveryGateTests: TetherTestCase {
     }
 
     func testAValueBeforeTheSubscriptionCanBeIgnoredWithoutTakingTheState() {
-        let gate = DeliveryGate()
+        let gate = ReleaseHandOff()
         XCTAssertFalse(gate.enterIfSubscribed(), "no subscription yet")
         gate.open()
         XCTAssertFalse(gate.leave())
@@ -41,14 +41,14 @@ final class DeliveryGateTests: TetherTestCase {
     }
 
     func testAValueBeforeTheSubscriptionCanBeDeliveredByTheSerialPath() {
-        let gate = DeliveryGate()
+        let gate = ReleaseHandOff()
         XCTAssertTrue(gate.enterEvenBeforeSubscription())
         XCTAssertFalse(gate.stopFromOutside(), "the early delivery holds the state")
         XCTAssertTrue(gate.leave())
     }
 
     func testAStopFromTheSerialPathEndsEveryLaterDelivery() {
-        let gate = DeliveryGate()
+        let gate = ReleaseHandOff()
         gate.open()
         XCTAssertFalse(gate.leave())
         XCTAssertTrue(gate.enter("Test"))
@@ -61,7 +61,7 @@ final class DeliveryGateTests: TetherTestCase {
     /// after the release.
     func testACancelRacingDeliveriesIsReleasedExactlyOnce() {
         final class Round: Sendable {
-            let gate = DeliveryGate()
+            let gate = ReleaseHandOff()
             let releases = Atomic<Int>(0)
             let deliveredAfterRelease = Atomic<Bool>(false)
             let released = Atomic<Bool>(false)

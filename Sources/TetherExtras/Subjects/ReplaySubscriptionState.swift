@@ -8,7 +8,7 @@ import TetherCore
 /// `left` is older than every value in `backlog`, because the backlog is moved into `left` as
 /// far as there is demand before a newer value joins either.
 @usableFromInline
-internal struct ReplayConduitState<Downstream: Subscriber> {
+internal struct ReplaySubscriptionState<Downstream: Subscriber> {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

@@ -14,7 +14,7 @@
 /// Cancelling (the relay itself, or the task of any waiting caller) ends every waiting call
 /// with `nil`.
 @usableFromInline
-internal final class IterationRelay<Output, Failure: Error>: Subscriber, Cancellable,
+internal final class IterationSubscriber<Output, Failure: Error>: Subscriber, Cancellable,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 {
@@ -136,15 +136,15 @@ internal final class IterationRelay<Output, Failure: Error>: Subscriber, Cancell
     internal var playgroundDescription: Any { description }
 }
 
-/// The state machine of an ``IterationRelay``; every method runs under its lock and calls
+/// The state machine of an ``IterationSubscriber``; every method runs under its lock and calls
 /// nothing.
 @usableFromInline
 internal struct IterationState<Output, Failure: Error> {
     @usableFromInline
-    internal typealias Waiter = IterationRelay<Output, Failure>.Waiter
+    internal typealias Waiter = IterationSubscriber<Output, Failure>.Waiter
 
     @usableFromInline
-    internal typealias Answers = IterationRelay<Output, Failure>.Answers
+    internal typealias Answers = IterationSubscriber<Output, Failure>.Answers
 
     @usableFromInline
     internal enum Status {
@@ -286,10 +286,10 @@ internal struct IterationState<Output, Failure: Error> {
 @usableFromInline
 internal final class IterationToken<Output, Failure: Error>: Sendable {
     @usableFromInline
-    internal let relay: IterationRelay<Output, Failure>
+    internal let relay: IterationSubscriber<Output, Failure>
 
     @usableFromInline
-    internal init(relay: IterationRelay<Output, Failure>) {
+    internal init(relay: IterationSubscriber<Output, Failure>) {
         self.relay = relay
     }
 

@@ -7,7 +7,7 @@
 /// it, and only the drainer (or the canceller, when nobody drains) lets go of it. No lock is held
 /// while calling out.
 @usableFromInline
-package final class CombiningStorage<Machine: CombiningMachine, Downstream: Subscriber>: Subscription,
+package final class CombiningSubscription<Machine: CombiningState, Downstream: Subscriber>: Subscription,
     SpecializedControl, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 where Machine.Slots.Output == Downstream.Input {
@@ -27,13 +27,13 @@ where Machine.Slots.Output == Downstream.Input {
     package var downstream: Downstream?
 
     /// The subscriber again, kept for the subscription's whole life when the family holds it so
-    /// (``CombiningMachine/holdsSubscriberForLife``); `downstream` still says who is delivered to.
+    /// (``CombiningState/holdsSubscriberForLife``); `downstream` still says who is delivered to.
     @usableFromInline
     internal let heldSubscriber: Downstream?
 
     @inlinable
     package init(downstream: Downstream, upstreams: Int) {
-        control = CombiningStorage.controlEntry
+        control = CombiningSubscription.controlEntry
         self.downstream = downstream
         heldSubscriber = Machine.holdsSubscriberForLife ? downstream : nil
         machine = Locked(Machine(upstreams: upstreams))
@@ -111,7 +111,7 @@ where Machine.Slots.Output == Downstream.Input {
 
     /// Makes the outcome's calls, then runs the steps as the drainer until the machine goes idle.
     /// - Returns: The demand owed to the upstream whose `receive(_:)` this runs in (see
-    ///   ``CombiningMachine/sender``).
+    ///   ``CombiningState/sender``).
     @inlinable
     @discardableResult
     package func perform(_ outcome: consuming CombiningOutcome<Downstream.Input>) -> Subscribers.Demand {
@@ -168,12 +168,12 @@ where Machine.Slots.Output == Downstream.Input {
 /// What a zip or combine-latest hands each upstream: a value-type relay that tags signals with
 /// the upstream's position.
 @usableFromInline
-package struct CombiningSide<Input, Machine: CombiningMachine, Downstream: Subscriber>: Subscriber,
+package struct CombiningSide<Input, Machine: CombiningState, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Machine.Slots.Output == Downstream.Input {
     @usableFromInline package typealias Failure = Downstream.Failure
 
-    @usableFromInline package let storage: CombiningStorage<Machine, Downstream>
+    @usableFromInline package let storage: CombiningSubscription<Machine, Downstream>
     @usableFromInline package let index: Int
     /// Stores a value in this upstream's slot.
     @usableFromInline package let put: (inout Machine.Slots, Input) -> Void
@@ -181,7 +181,8 @@ where Machine.Slots.Output == Downstream.Input {
 
     @inlinable
     package init(
-        storage: CombiningStorage<Machine, Downstream>, index: Int, put: @escaping (inout Machine.Slots, Input) -> Void
+        storage: CombiningSubscription<Machine, Downstream>, index: Int,
+        put: @escaping (inout Machine.Slots, Input) -> Void
     ) {
         self.storage = storage
         self.index = index

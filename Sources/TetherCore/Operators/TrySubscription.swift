@@ -14,10 +14,10 @@
 ///
 /// Who ends the stream (an upstream completion, a throw, or the downstream's `cancel` from any
 /// thread) is decided under the `link` lock. The downstream and the step are touched only on the
-/// upstream's serial signal path, handed over through a ``DeliveryGate`` (or, when values go on
+/// upstream's serial signal path, handed over through a ``ReleaseHandOff`` (or, when values go on
 /// after the end, never released), so delivering a value takes no lock.
 @usableFromInline
-internal final class TryRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+internal final class TrySubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 where Downstream.Failure == any Error {
@@ -49,7 +49,7 @@ where Downstream.Failure == any Error {
     internal let link = Locked(Link.awaitingSubscription)
 
     @usableFromInline
-    internal let gate = DeliveryGate()
+    internal let gate = ReleaseHandOff()
 
     /// Held for the relay's whole life, as Combine holds it: a downstream that keeps its
     /// subscription after the end keeps the relay, and so itself, alive until it lets go.

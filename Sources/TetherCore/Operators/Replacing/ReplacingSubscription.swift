@@ -17,7 +17,7 @@ import Synchronization
 /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
 /// comes before the upstream's subscription is ignored.
 @usableFromInline
-internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 {
@@ -58,7 +58,7 @@ internal final class ReplacingRelay<UpstreamFailure: Error, Downstream: Subscrib
     }
 
     @usableFromInline let link = Locked(Link.awaitingSubscription)
-    @usableFromInline let gate = DeliveryGate()
+    @usableFromInline let gate = ReleaseHandOff()
     /// Demand requested and not yet used up by a value.
     @usableFromInline let outstanding = Mutex(Subscribers.Demand.none)
     /// Set by `cancel`; read between the substitute and `.finished`, so a downstream that

@@ -1,8 +1,8 @@
 /// The subscription of every combine-latest publisher: the shared storage over
-/// ``CombineLatestMachine``.
+/// ``CombineLatestState``.
 @usableFromInline
-package typealias CombineLatestStorage<Slots: CombiningSlots, Downstream: Subscriber> =
-    CombiningStorage<CombineLatestMachine<Slots>, Downstream> where Downstream.Input == Slots.Output
+package typealias CombineLatestSubscription<Slots: CombiningSlots, Downstream: Subscriber> =
+    CombiningSubscription<CombineLatestState<Slots>, Downstream> where Downstream.Input == Slots.Output
 
 /// An upstream's latest value.
 @usableFromInline

@@ -3,8 +3,8 @@ import TetherTesting
 import XCTest
 
 /// The combine-latest state machine on its own, without threads, over `Int` upstreams.
-final class CombineLatestMachineTests: TetherTestCase {
-    private typealias Machine = CombineLatestMachine<CombiningSlotArray<LatestSlot<Int>>>
+final class CombineLatestStateTests: TetherTestCase {
+    private typealias Machine = CombineLatestState<CombiningSlotArray<LatestSlot<Int>>>
 
     private func started(_ upstreams: Int, demand: Subscribers.Demand) -> Machine {
         var machine = Machine(upstreams: upstreams)
@@ -111,7 +111,7 @@ extension CombiningStep {
     }
 }
 
-extension CombineLatestMachine where Slots == CombiningSlotArray<LatestSlot<Int>> {
+extension CombineLatestState where Slots == CombiningSlotArray<LatestSlot<Int>> {
     /// Upstream `index` sent `value`, stored as its side stores it: what the caller does next.
     fileprivate mutating func receive(_ index: Int, _ value: Int) -> Step {
         receive(index) { $0.slots[index].put(value) }.step

@@ -1,8 +1,8 @@
-/// What a ``StepRelay`` does with one upstream value, as its operator's step decides.
+/// What a ``VerdictSubscription`` does with one upstream value, as its operator's step decides.
 ///
 /// Not generic, so deciding costs no metadata lookup on the per-element path.
 @usableFromInline
-package enum StepVerdict {
+package enum ValueVerdict {
     /// Deliver the value; the downstream's returned demand goes upstream.
     case pass
     /// Drop the value and ask the upstream for nothing.
@@ -18,20 +18,20 @@ package enum StepVerdict {
 }
 
 /// The subscription behind the operators that look at each value once and decide, with a
-/// ``StepVerdict``, whether to pass it, drop it, or end the stream: `prefix(while:)`,
+/// ``ValueVerdict``, whether to pass it, drop it, or end the stream: `prefix(while:)`,
 /// `drop(while:)`, `removeDuplicates` and their `try` forms. Requests and returned demand pass
 /// through unchanged.
 ///
 /// Who ends the stream (the upstream's completion, a verdict, or the downstream's `cancel` from
 /// any thread) is decided under the `control` lock. The downstream and the step belong to the
-/// upstream's serial signal path and are handed over through a ``DeliveryGate``, so a value
+/// upstream's serial signal path and are handed over through a ``ReleaseHandOff``, so a value
 /// takes no lock.
 ///
 /// A signal before the subscription is handled as ``BeforeSubscription`` says, where the
 /// forwarding cases act as `.ignore` (no operator built on it forwards such signals in Combine);
 /// a completion or value after the end is ignored, and a second subscription is cancelled.
 @usableFromInline
-package final class StepRelay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+package final class VerdictSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 where Downstream.Input == Input {
@@ -39,7 +39,7 @@ where Downstream.Input == Input {
     package typealias Failure = UpstreamFailure
 
     @usableFromInline
-    package typealias Step = (Input) -> StepVerdict
+    package typealias Step = (Input) -> ValueVerdict
 
     /// What the serial path needs; `nil` once released.
     @usableFromInline
@@ -80,7 +80,7 @@ where Downstream.Input == Input {
     package let control = Locked(Control())
 
     @usableFromInline
-    package let gate = DeliveryGate()
+    package let gate = ReleaseHandOff()
 
     /// Held for the relay's whole life, as Combine holds it: a downstream that keeps its
     /// subscription after the end keeps the relay, and so itself, alive until it lets go.
@@ -284,7 +284,7 @@ where Downstream.Input == Input {
     package var playgroundDescription: Any { description }
 }
 
-extension StepRelay where Downstream.Failure == UpstreamFailure {
+extension VerdictSubscription where Downstream.Failure == UpstreamFailure {
     /// A relay for an operator whose step never throws: failures pass through unchanged.
     @inlinable
     package convenience init(
@@ -300,7 +300,7 @@ extension StepRelay where Downstream.Failure == UpstreamFailure {
     }
 }
 
-extension StepRelay where Downstream.Failure == any Error {
+extension VerdictSubscription where Downstream.Failure == any Error {
     /// A relay for a `try` operator: upstream failures and thrown errors become `any Error`.
     @inlinable
     package convenience init(
