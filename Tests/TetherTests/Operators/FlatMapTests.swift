@@ -73,7 +73,7 @@ final class FlatMapTests: TetherTestCase {
         recorder.cancel()
     }
 
-    func testAnInnerFailureCancelsTheUpstreamAndTheOtherInnersAndFails() {
+    func testAnInnerFailureCancelsTheOtherInnersLeavesTheUpstreamAndFails() {
         let outer = RecordingPublisher<Int, TestError>()
         let inners = (0..<2).map { _ in RecordingPublisher<Int, TestError>() }
         let recorder = RecordingSubscriber<Int, TestError>()
@@ -86,7 +86,7 @@ final class FlatMapTests: TetherTestCase {
         inners[0].send(completion: .finished)
 
         XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 4)))])
-        XCTAssertEqual(outer.subscription?.events, [.requested(.unlimited), .cancelled])
+        XCTAssertEqual(outer.subscription?.events, [.requested(.unlimited)])
         XCTAssertEqual(inners[0].subscription?.events, [.requested(.unlimited), .cancelled])
         XCTAssertEqual(inners[1].subscription?.events, [.requested(.unlimited)])
     }
@@ -230,8 +230,7 @@ final class FlatMapTests: TetherTestCase {
         outer.flatMap { Just($0) }.subscribe(recorder)
         let subscription = try XCTUnwrap(recorder.subscription)
         XCTAssertEqual(String(describing: subscription), "FlatMap")
-        let labels = Mirror(reflecting: subscription).children.compactMap(\.label)
-        XCTAssertEqual(labels, ["downstreamDemand", "innerPublishers"])
+        XCTAssertEqual(Mirror(reflecting: subscription).children.count, 0)
         recorder.cancel()
     }
 }

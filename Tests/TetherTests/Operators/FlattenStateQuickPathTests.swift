@@ -2,34 +2,35 @@
 import TetherTesting
 import XCTest
 
-/// The flattening machine's quick transitions (`startQuietly`, `settle`, `settleImmediate`,
-/// `finishInnerQuietly`, `requestQuietly`, `upstreamFinishedQuietly`), each against the full
+/// The flattening machine's quick transitions (`settle`, `settleImmediate`, `finishInnerQuietly`,
+/// `requestQuietly`, `upstreamFinishedQuietly`), each against the full
 /// transition it stands for, on random event sequences driven as `FlattenStorage` drives them:
 /// where a quick transition is taken, both leave the same state and ask for the same calls; where
 /// it is declined, it changed nothing.
 final class FlattenStateQuickPathTests: TetherTestCase {
     func testQuickTransitionsAgreeWithTheFullOnesOnRandomEventSequences() {
-        let policies: [FlattenPolicy] = [
-            .merge(maxPublishers: .unlimited), .merge(maxPublishers: .max(1)), .merge(maxPublishers: .max(3)),
-            .switchToLatest,
-        ]
+        let bounds: [Subscribers.Demand] = [.unlimited, .max(1), .max(3)]
         var outcomes: [String: Int] = [:]
         for seed in 0..<UInt64(4_000) {
-            var driver = FlattenDriver(policy: policies[Int(seed % 4)], seed: seed)
+            let maxPublishers = bounds[Int(seed % 3)]
+            var driver = FlattenDriver(maxPublishers: maxPublishers, seed: seed)
             driver.run(steps: 80)
             if let failure = driver.failure {
                 return XCTFail(
-                    "seed \(seed), \(policies[Int(seed % 4)]): \(failure)\n" + driver.log.joined(separator: "\n"))
+                    "seed \(seed), maxPublishers \(maxPublishers): \(failure)\n" + driver.log.joined(separator: "\n"))
             }
             outcomes.merge(driver.outcomes, uniquingKeysWith: +)
         }
         // Each quick transition was taken and declined many times, or the comparison proves little.
-        for name in ["startQuietly", "settle", "settleImmediate", "finishInnerQuietly", "requestQuietly"] {
+        for name in ["settle", "settleImmediate", "finishInnerQuietly", "requestQuietly"] {
             XCTAssertGreaterThan(outcomes["\(name) taken", default: 0], 100, name)
             XCTAssertGreaterThan(outcomes["\(name) declined", default: 0], 100, name)
         }
         XCTAssertGreaterThan(outcomes["upstreamFinishedQuietly taken", default: 0], 100)
         XCTAssertGreaterThan(outcomes["upstreamFinishedQuietly declined", default: 0], 10)
+        // The states only reentrance reaches were reached too.
+        XCTAssertGreaterThan(outcomes["value queued with its demand", default: 0], 100)
+        XCTAssertGreaterThan(outcomes["value after the completion", default: 0], 10)
     }
 }
 
@@ -50,7 +51,9 @@ private struct FlattenDriver {
         /// A value of the drain loop; `immediateAfter`: the loop runs for an immediate value, whose
         /// inner finishes once the loop ends.
         case drain(immediateAfter: Bool)
-        /// The downstream has its completion, or cancelled: the token is never handed out again.
+        /// The downstream is receiving its completion.
+        case completion
+        /// The downstream was let go of: the token is never handed out again.
         case over
     }
 
@@ -59,6 +62,7 @@ private struct FlattenDriver {
     var holder = Holder.handoff
     let upstream = RecordingSubscription()
     var upstreamDemand = Subscribers.Demand.none
+    var upstreamSubscribed = false
     var upstreamDone = false
     var downstreamCancelled = false
     var started = false
@@ -66,20 +70,23 @@ private struct FlattenDriver {
     var reserved: [Int] = []
     /// Inners subscribed and still running, with the demand they were given.
     var live: [Int: (subscription: RecordingSubscription, demand: Subscribers.Demand)] = [:]
+    /// Inners that finished, failed or were cancelled, which may still send a late value.
+    var gone: [Int] = []
     var nextValue = 0
     var failure: String?
     var outcomes: [String: Int] = [:]
     var log: [String] = []
 
-    init(policy: FlattenPolicy, seed: UInt64) {
-        machine = Machine(policy: policy)
+    init(maxPublishers: Subscribers.Demand, seed: UInt64) {
+        machine = Machine(maxPublishers: maxPublishers)
         random = SeededGenerator(seed: seed)
-        _ = machine.subscribed(upstream)
     }
 
     mutating func run(steps: Int) {
         for _ in 0..<steps where failure == nil {
             step()
+            // Values paid for wait only for a holder of the token, who delivers them.
+            if !machine.delivering, machine.paid != 0 { fail("the token is free with \(machine.paid) paid values") }
         }
     }
 
@@ -90,12 +97,16 @@ private struct FlattenDriver {
             events.append((10, { $0.request() }))
             events.append((1, { $0.cancel() }))
         }
-        if started, !upstreamDone, upstreamDemand > 0 {
-            events.append((8, { $0.sendPublisher() }))
-            events.append((8, { $0.sendJust() }))
+        if started, !upstreamSubscribed { events.append((10, { $0.subscribeUpstream() })) }
+        // Before its subscription, the upstream sends now and then anyway (Combine takes it).
+        if started, !upstreamDone, upstreamDemand > 0 || !upstreamSubscribed {
+            let weight = upstreamSubscribed ? 8 : 1
+            events.append((weight, { $0.sendPublisher() }))
+            events.append((weight, { $0.sendJust() }))
             events.append((2, { $0.finishUpstream() }))
             events.append((1, { $0.failUpstream() }))
         }
+        if !gone.isEmpty { events.append((2, { $0.sendLateValue() })) }
         if !reserved.isEmpty { events.append((10, { $0.subscribeInner() })) }
         if live.values.contains(where: { $0.demand > 0 }) { events.append((20, { $0.sendInnerValue() })) }
         if !live.isEmpty {
@@ -118,14 +129,12 @@ private struct FlattenDriver {
         holder = .nobody
         log.append("downstream returns \(more) from \(returning)")
         switch returning {
-        case .handoff:
-            started = true
-            var quick = machine
-            let settlement = quick.startQuietly()
-            var full = machine
-            let effects = full.started()
-            settleOrPerform("startQuietly", settlement, quick, full, effects)
-        case .value, .drain:
+        case .completion:
+            let effects = machine.delivered(.none)
+            if case .deliver = effects.drain { outcomes["value after the completion", default: 0] += 1 }
+            perform(effects)
+        case .handoff, .value, .drain:
+            if returning == .handoff { started = true }
             var quick = machine
             let settled = quick.settle(more)
             var full = machine
@@ -187,21 +196,32 @@ private struct FlattenDriver {
         perform(machine.cancel())
     }
 
+    private mutating func subscribeUpstream() {
+        upstreamSubscribed = true
+        let ask = machine.subscribed(upstream)
+        log.append("upstream subscription arrives: asked \(String(describing: ask))")
+        if let ask { upstreamDemand += ask }
+    }
+
     private mutating func sendPublisher() {
-        upstreamDemand -= 1
-        let (index, cancels) = machine.reserve()
+        if upstreamDemand > 0 { upstreamDemand -= 1 }
+        let index = machine.reserve()
         log.append("upstream sends a publisher: index \(String(describing: index))")
-        forget(cancels)
         if let index { reserved.append(index) }
     }
 
     private mutating func sendJust() {
-        upstreamDemand -= 1
+        if upstreamDemand > 0 { upstreamDemand -= 1 }
         let value = takeValue()
-        let (verdict, cancels) = machine.immediate(value)
+        let verdict = machine.immediate(value)
         log.append("upstream sends Just(\(value)): \(verdict)")
-        forget(cancels)
-        if case .deliver = verdict { hand(.immediate) }
+        switch verdict {
+        case .deliver: hand(.immediate)
+        case .queued:
+            outcomes["value queued with its demand", default: 0] += 1
+            perform(machine.immediateFinished())
+        case .drop, .buffered: break
+        }
     }
 
     private mutating func finishUpstream() {
@@ -230,7 +250,8 @@ private struct FlattenDriver {
     private mutating func failUpstream() {
         upstreamDone = true
         log.append("upstream fails")
-        perform(machine.upstreamFailed(TestError(id: 1)))
+        forget(machine.upstreamFailed(TestError(id: 1)))
+        perform(machine.innersCancelled())
     }
 
     private mutating func subscribeInner() {
@@ -238,7 +259,7 @@ private struct FlattenDriver {
         let subscription = RecordingSubscription()
         let ask = machine.innerSubscribed(index, subscription)
         log.append("inner \(index) subscribed: asked \(String(describing: ask))")
-        if let ask { live[index] = (subscription, ask) }
+        if let ask { live[index] = (subscription, ask) } else { gone.append(index) }
     }
 
     private mutating func sendInnerValue() {
@@ -247,15 +268,35 @@ private struct FlattenDriver {
         let value = takeValue()
         let verdict = machine.innerValue(index, value)
         log.append("inner \(index) sends \(value): \(verdict)")
-        if case .deliver(let ask) = verdict {
+        switch verdict {
+        case .deliver(let ask):
             live[index]!.demand += ask
             hand(.value)
+        case .queued(let ask):
+            outcomes["value queued with its demand", default: 0] += 1
+            live[index]!.demand += ask
+        case .drop, .buffered:
+            break
+        }
+    }
+
+    /// An inner that finished, failed or was cancelled sends a value all the same.
+    private mutating func sendLateValue() {
+        let index = gone.randomElement(using: &random)!
+        let value = takeValue()
+        let verdict = machine.innerValue(index, value)
+        log.append("gone inner \(index) sends \(value): \(verdict)")
+        switch verdict {
+        case .deliver: hand(.value)
+        case .queued: outcomes["value queued with its demand", default: 0] += 1
+        case .drop, .buffered: break
         }
     }
 
     private mutating func finishInner() {
         let index = live.keys.sorted().randomElement(using: &random)!
         live[index] = nil
+        gone.append(index)
         log.append("inner \(index) finishes")
         var quick = machine
         let settlement = quick.finishInnerQuietly(index)
@@ -267,6 +308,7 @@ private struct FlattenDriver {
     private mutating func failInner() {
         let index = live.keys.sorted().randomElement(using: &random)!
         live[index] = nil
+        gone.append(index)
         log.append("inner \(index) fails")
         perform(machine.innerFailed(index, TestError(id: 2)))
     }
@@ -318,6 +360,7 @@ private struct FlattenDriver {
     private mutating func perform(_ effects: Machine.Effects, immediateAfter: Bool = false) {
         forget(effects.cancels)
         if let (subscription, demand) = effects.request { granted(subscription, demand) }
+        for subscription in effects.unlimited { granted(subscription, .unlimited) }
         switch effects.drain {
         case .idle:
             break
@@ -326,7 +369,7 @@ private struct FlattenDriver {
             return hand(.drain(immediateAfter: immediateAfter))
         case .complete(let completion):
             log.append("  completes: \(completion)")
-            hand(.over)
+            hand(.completion)
         case .release:
             log.append("  releases the downstream")
             hand(.over)
@@ -355,6 +398,7 @@ private struct FlattenDriver {
     private mutating func forget(_ cancels: [any Subscription]) {
         for subscription in cancels {
             if subscription as AnyObject === upstream { upstreamDone = true }
+            for (index, inner) in live where inner.subscription === subscription as AnyObject { gone.append(index) }
             live = live.filter { $0.value.subscription !== subscription as AnyObject }
         }
     }
@@ -384,7 +428,8 @@ private struct FlattenDriver {
     private func calls(_ effects: Machine.Effects) -> String {
         let cancels = effects.cancels.map(name)
         let request = effects.request.map { "\(name($0.subscription)) \($0.demand)" } ?? "nil"
-        return "cancels \(cancels) request \(request) drain \(effects.drain)"
+        let unlimited = effects.unlimited.isEmpty ? "" : " unlimited \(effects.unlimited.map(name))"
+        return "cancels \(cancels) request \(request) drain \(effects.drain)\(unlimited)"
     }
 
     private func calls(_ settlement: FlattenSettlement) -> String {
@@ -412,8 +457,9 @@ private struct FlattenDriver {
         let buffer = machine.buffer.map { "\($0.index):\($0.value)" }
         return """
             upstream \(machine.upstream) \(machine.upstreamSubscription.map(name) ?? "-") inners \(inners) \
-            next \(machine.nextIndex) demand \(machine.demand) buffer \(buffer) delivering \(machine.delivering) \
-            completion \(String(describing: machine.completion)) terminated \(machine.terminated)
+            next \(machine.nextIndex) demand \(machine.demand) buffer \(buffer) paid \(machine.paid) \
+            delivering \(machine.delivering) completion \(String(describing: machine.completion)) \
+            terminated \(machine.terminated) receiving completion \(machine.receivingCompletion)
             """
     }
 }

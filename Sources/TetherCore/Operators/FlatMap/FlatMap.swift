@@ -1,16 +1,31 @@
 extension Publishers {
     /// A publisher that transforms elements from an upstream publisher into a new publisher.
     ///
-    /// The upstream is asked for ``maxPublishers`` elements at first, and for one more each
-    /// time an inner publisher finishes, so no more than ``maxPublishers`` inner publishers are
-    /// subscribed at once. Each inner publisher is asked for one value at a time (for
-    /// `.unlimited` when the downstream's demand is unlimited), and its values reach the
-    /// downstream one at a time, in arrival order, whichever thread they arrive on: a value that
-    /// arrives while another is being delivered, or without downstream demand, waits for the
-    /// delivering thread, or for the downstream's next request. The publisher finishes when the
-    /// upstream and every inner publisher have finished; a failure from the upstream or any
-    /// inner cancels everything else and fails the downstream. Cancelling cancels the upstream
-    /// and every inner publisher. Requesting `.none` traps.
+    /// As in Combine, the subscriber receives its subscription before the upstream is
+    /// subscribed to; publishers and a completion the upstream sends before its subscription
+    /// are taken as they would be after it. The upstream is asked for ``maxPublishers``
+    /// elements (even `.none`) when its subscription arrives, and for one more each time an
+    /// inner publisher finishes (every finish counts, even a second one from the same inner),
+    /// so no more than ``maxPublishers`` inner publishers are subscribed at once.
+    ///
+    /// Each inner publisher is asked for one value at a time, and for `.unlimited` once the
+    /// downstream's demand is unlimited (inners already running are asked then, after the
+    /// values that waited are delivered). Values reach the downstream one at a time, in arrival
+    /// order, whichever thread they arrive on: a value that arrives while another is being
+    /// delivered waits for the delivering thread, and one without downstream demand waits for
+    /// the downstream's next request. A waiting value that had demand to spare when it arrived
+    /// has its inner asked for the next at once, through the demand its `receive` returns, as
+    /// Combine does for a value sent from inside a call into the subscriber. A value from an
+    /// inner that has already finished is still delivered.
+    ///
+    /// The publisher finishes when the upstream and every inner publisher have finished. An
+    /// upstream failure cancels every inner, then fails the downstream, dropping the values
+    /// that were waiting for demand; an upstream that completes again while the inners are
+    /// being cancelled traps, as in Combine. An inner's failure cancels the other inners and
+    /// fails the downstream; the upstream is let go of without being cancelled, as in Combine.
+    /// A value an inner sends while the downstream is receiving the completion reaches it
+    /// after the completion, if demand remains. Cancelling cancels every inner publisher, then
+    /// the upstream. Requesting `.none` traps.
     ///
     /// A `Just` from the transform is not subscribed to: its value is at hand, so it is taken at
     /// once, with the same demand, ordering and upstream requests as a subscribed `Just`.
@@ -56,10 +71,10 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where S.Input == NewPublisher.Output, S.Failure == Upstream.Failure {
-            upstream.subscribe(
-                FlattenStorage<Upstream, NewPublisher, S>(
-                    name: "FlatMap", policy: .merge(maxPublishers: maxPublishers), downstream: subscriber,
-                    transform: transform))
+            let storage = FlattenStorage<Upstream, NewPublisher, S>(
+                name: "FlatMap", maxPublishers: maxPublishers, downstream: subscriber, transform: transform)
+            storage.start()
+            upstream.subscribe(storage)
         }
     }
 }

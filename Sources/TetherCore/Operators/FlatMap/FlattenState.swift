@@ -1,15 +1,3 @@
-/// How a ``FlattenState`` flattens: as `flatMap` does, or as `switchToLatest` does.
-@usableFromInline
-internal enum FlattenPolicy: Sendable, Equatable {
-    /// `flatMap`: up to `maxPublishers` inner publishers at once (the upstream is asked for that
-    /// many, then for one more each time an inner finishes). Each inner is asked for one value
-    /// at a time, so at most one value per inner ever waits for downstream demand.
-    case merge(maxPublishers: Subscribers.Demand)
-    /// `switchToLatest`: the upstream is asked for everything; a new inner replaces (cancels)
-    /// the previous one and is asked for the downstream demand still outstanding.
-    case switchToLatest
-}
-
 /// The upstream of a ``FlattenState`` (the publisher of publishers) as the machine sees it.
 ///
 /// This and ``FlattenSlot`` stand outside the generic machine so that they are not generic
@@ -19,12 +7,16 @@ internal enum FlattenPolicy: Sendable, Equatable {
 /// stands copy a plain value, not an existential.
 @usableFromInline
 internal enum FlattenLink {
+    /// Not subscribed yet: its publishers and its completion are taken all the same.
     case awaitingSubscription
     /// Subscribed: the subscription is ``FlattenState/upstreamSubscription``.
     case live
     /// Finished normally; the inners may still be running.
     case finished
-    /// Failed, cancelled, or the whole stream is over.
+    /// Failed, and the inners are being cancelled: another completion from the upstream now
+    /// traps, as Combine's does.
+    case failing
+    /// Failed, cancelled, let go of after an inner's failure, or the whole stream is over.
     case terminal
 }
 
@@ -62,7 +54,7 @@ internal struct FlattenSlot {
     init(immediate: Bool) { self.immediate = immediate }
 }
 
-/// The state machine behind ``Publishers/FlatMap`` and ``Publishers/SwitchToLatest``.
+/// The state machine behind ``Publishers/FlatMap``.
 ///
 /// Every method runs under the storage's lock and calls nothing: it returns ``Effects`` that the
 /// storage performs after unlocking. Values from several inner publishers reach the downstream
@@ -70,6 +62,11 @@ internal struct FlattenSlot {
 /// takes it and delivers; values arriving meanwhile, from any thread, queue in ``buffer``, and
 /// the holder delivers them before giving the token back. The downstream's completion is
 /// delivered by the holder too, so it never overlaps a value.
+///
+/// A value that arrives while the token is held, with demand to spare and nothing waiting
+/// before it, is taken at once (``paid``): its demand is used and its inner asked for the next,
+/// as Combine does when such a value reaches its subscriber from inside a call into it; only the
+/// call into the downstream waits for the holder.
 @usableFromInline
 internal struct FlattenState<Value, Failure: Error> {
     @usableFromInline typealias Link = FlattenLink
@@ -82,18 +79,22 @@ internal struct FlattenState<Value, Failure: Error> {
         case idle
         /// Deliver this value; then report the returned demand with ``delivered(_:)``.
         case deliver(Value)
-        /// Deliver this completion, then let go of the downstream.
+        /// Deliver this completion, then report with ``delivered(_:)`` (asking for `.none`).
         case complete(Subscribers.Completion<Failure>)
-        /// Let go of the downstream without telling it anything (it cancelled).
+        /// Let go of the downstream without telling it anything more.
         case release
     }
 
-    /// Calls to make outside the lock, in order: cancels, the request, then the drain.
+    /// Calls to make outside the lock, in order: cancels, the request, then the drain; and once
+    /// the drain is over, ``unlimited``.
     @usableFromInline
     internal struct Effects {
         @usableFromInline var cancels: [any Subscription] = []
         @usableFromInline var request: (subscription: any Subscription, demand: Subscribers.Demand)?
         @usableFromInline var drain: Drain = .idle
+        /// Inners to ask for `.unlimited`, the downstream's demand having become unlimited: asked
+        /// after the values that waited are delivered, as Combine does.
+        @usableFromInline var unlimited: [any Subscription] = []
 
         @inlinable
         init() {}
@@ -102,118 +103,97 @@ internal struct FlattenState<Value, Failure: Error> {
     /// What to do with a value from an inner publisher.
     @usableFromInline
     internal enum InnerValue {
-        /// Stale (a replaced inner, or the stream is over): ignore it.
+        /// The stream is over: ignore it.
         case drop
-        /// Queued for the token holder; the inner is asked for more once it is delivered.
+        /// Queued without demand for the token holder; the inner is asked for more once it is
+        /// delivered.
         case buffered
+        /// Queued for the token holder with its demand used: return `ask` to the inner now.
+        case queued(ask: Subscribers.Demand)
         /// The caller now holds the token: deliver the value, report with ``delivered(_:)``,
         /// then return `ask` to the inner.
         case deliver(ask: Subscribers.Demand)
     }
 
-    @usableFromInline let policy: FlattenPolicy
+    /// The most inner publishers subscribed at once: the upstream is asked for this many, then
+    /// for one more each time an inner finishes.
+    @usableFromInline let maxPublishers: Subscribers.Demand
     @usableFromInline var upstream = Link.awaitingSubscription
     /// The upstream's subscription while ``upstream`` is `.live`; `nil` otherwise.
     @usableFromInline var upstreamSubscription: (any Subscription)?
     @usableFromInline var inners: [Int: Slot] = [:]
     @usableFromInline var nextIndex = 0
-    /// Downstream demand not yet used by a delivered value.
+    /// Downstream demand not yet used by a value.
     @usableFromInline var demand = Subscribers.Demand.none
     /// Values that arrived while the token was held or without demand, in arrival order.
     @usableFromInline var buffer = RingBuffer<(index: Int, value: Value)>()
+    /// How many of the oldest values in ``buffer`` have their demand used already (and their
+    /// inner asked again): the holder delivers them whatever the demand. Always `0` while the
+    /// token is free.
+    @usableFromInline var paid = 0
     /// The drain token: someone is calling the downstream (at first: handing the subscription).
     @usableFromInline var delivering = true
     /// A completion decided while the token was held, for the holder to deliver.
     @usableFromInline var completion: Subscribers.Completion<Failure>?
-    /// The stream is over (completed or cancelled): nothing more goes downstream.
+    /// The stream is over (completed or cancelled): nothing more goes downstream, but for
+    /// ``receivingCompletion``.
     @usableFromInline var terminated = false
+    /// The downstream is receiving the stream's completion: a value an inner sends meanwhile
+    /// still reaches it, after the completion, while its demand lasts (as Combine's reaches it
+    /// from inside that call).
+    @usableFromInline var receivingCompletion = false
 
     @inlinable
-    init(policy: FlattenPolicy) {
-        self.policy = policy
+    init(maxPublishers: Subscribers.Demand) {
+        self.maxPublishers = maxPublishers
     }
 
     /// The number of inner publishers subscribed or being subscribed.
     @inlinable
     var activeInners: Int { inners.count }
 
+    /// The upstream has not completed: it may send publishers.
+    @inlinable
+    var upstreamOpen: Bool {
+        switch upstream {
+        case .awaitingSubscription, .live: return true
+        case .finished, .failing, .terminal: return false
+        }
+    }
+
     // MARK: Upstream
 
-    /// The upstream's subscription arrived: `false` if it is a second one, to be cancelled.
+    /// The upstream's subscription arrived: the number of publishers to ask it for (even
+    /// `.none`, which Combine asks for too), or `nil` when it must be cancelled (a second one,
+    /// or the stream is over).
     @inlinable
-    mutating func subscribed(_ subscription: any Subscription) -> Bool {
-        guard case .awaitingSubscription = upstream else { return false }
+    mutating func subscribed(_ subscription: any Subscription) -> Subscribers.Demand? {
+        guard case .awaitingSubscription = upstream, !terminated else { return nil }
         upstream = .live
         upstreamSubscription = subscription
-        return true
+        return maxPublishers
     }
 
-    /// The downstream has its subscription (the call returned): ask the upstream for its
-    /// first publishers, and deliver whatever became due meanwhile.
+    /// The upstream sent a publisher: the index to subscribe it under, or `nil` to drop it.
     @inlinable
-    mutating func started() -> Effects {
-        var effects = delivered(.none)
-        if case .live = upstream, let subscription = upstreamSubscription {
-            switch policy {
-            case .merge(let maxPublishers):
-                if maxPublishers > 0 { effects.request = (subscription, maxPublishers) }
-            case .switchToLatest:
-                effects.request = (subscription, .unlimited)
-            }
-        }
-        return effects
-    }
-
-    /// As ``started()``, when nothing became due while the downstream took its subscription
-    /// (the usual case): the token is free again, and the caller asks the upstream for its first
-    /// publishers. `.unsettled`, with nothing changed, when the caller must call ``started()``.
-    @inlinable
-    mutating func startQuietly() -> FlattenSettlement {
-        guard case .live = upstream, let subscription = upstreamSubscription, settle(.none) else {
-            return .unsettled
-        }
-        switch policy {
-        case .merge(let maxPublishers):
-            return maxPublishers > 0 ? .settledAsking(subscription, maxPublishers) : .settled
-        case .switchToLatest:
-            return .settledAsking(subscription, .unlimited)
-        }
-    }
-
-    /// The upstream sent a publisher: the index to subscribe it under, or `nil` to drop it;
-    /// `switchToLatest` also returns the previous inner to cancel.
-    @inlinable
-    mutating func reserve() -> (index: Int?, cancels: [any Subscription]) {
-        guard !terminated, case .live = upstream else { return (nil, []) }
-        let (index, cancels) = arrive()
+    mutating func reserve() -> Int? {
+        guard !terminated, upstreamOpen else { return nil }
+        let index = nextIndex
+        nextIndex += 1
         inners[index] = Slot()
-        return (index, cancels)
-    }
-
-    /// A new inner publisher's index; `switchToLatest` forgets the previous inner and what it
-    /// left waiting, and returns its subscription to cancel.
-    @inlinable
-    mutating func arrive() -> (index: Int, cancels: [any Subscription]) {
-        var cancels: [any Subscription] = []
-        if case .switchToLatest = policy, !inners.isEmpty || !buffer.isEmpty {
-            cancels = inners.values.compactMap(\.subscription)
-            inners.removeAll()
-            buffer.removeAll()
-        }
-        defer { nextIndex += 1 }
-        return (nextIndex, cancels)
+        return index
     }
 
     /// The upstream finished: the stream finishes once every inner has, and the buffer is empty.
     @inlinable
     mutating func upstreamFinished() -> Effects {
         switch upstream {
-        case .awaitingSubscription:
+        case .failing:
             preconditionFailure(
-                "A publisher must send the subscription before its completion: the upstream completed first")
+                "FlatMap's upstream completed again while its inner publishers were being cancelled after its failure")
         case .finished, .terminal:
             return Effects()
-        case .live:
+        case .awaitingSubscription, .live:
             move(to: .finished)
             return finishIfDrained()
         }
@@ -225,86 +205,108 @@ internal struct FlattenState<Value, Failure: Error> {
     /// nothing changed, when the caller must call ``upstreamFinished()``.
     @inlinable
     mutating func upstreamFinishedQuietly() -> Bool? {
-        guard case .live = upstream else { return nil }
+        guard upstreamOpen else { return nil }
         guard inners.isEmpty, buffer.isEmpty else {
             move(to: .finished)
             return false
         }
-        guard !delivering, !terminated else { return nil }
+        guard !delivering else { return nil }
         move(to: .terminal)
         terminated = true
         delivering = true
+        receivingCompletion = true
         return true
     }
 
-    /// The upstream failed: cancel every inner and fail.
+    /// The upstream failed: the inners to cancel before the downstream is told, with
+    /// ``innersCancelled()``. Until then the upstream is `.failing`, and completing again traps.
     @inlinable
-    mutating func upstreamFailed(_ error: Failure) -> Effects {
+    mutating func upstreamFailed(_ error: Failure) -> [any Subscription] {
         switch upstream {
-        case .awaitingSubscription:
+        case .failing:
             preconditionFailure(
-                "A publisher must send the subscription before its completion: the upstream completed first")
+                "FlatMap's upstream completed again while its inner publishers were being cancelled after its failure")
         case .finished, .terminal:
-            return Effects()
-        case .live:
-            move(to: .terminal)
-            return fail(error)
+            return []
+        case .awaitingSubscription, .live:
+            move(to: .failing)
+            terminated = true
+            completion = .failure(error)
+            dropUnpaid()
+            return takeInnerSubscriptions()
         }
+    }
+
+    /// The inners cancelled for the upstream's failure: deliver it, unless the token's holder
+    /// will.
+    @inlinable
+    mutating func innersCancelled() -> Effects {
+        if case .failing = upstream { upstream = .terminal }
+        guard !delivering else { return Effects() }
+        delivering = true
+        return delivered(.none)
     }
 
     // MARK: Inners
 
-    /// An inner publisher's subscription arrived: what to request from it (`.none`: nothing),
-    /// or `nil` when the inner is stale and must be cancelled.
+    /// An inner publisher's subscription arrived: what to request from it, or `nil` when the
+    /// inner is stale and must be cancelled.
     @inlinable
     mutating func innerSubscribed(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
         guard !terminated, var slot = inners[index], slot.subscription == nil else { return nil }
         slot.subscription = subscription
-        let ask: Subscribers.Demand
-        switch policy {
-        case .merge:
-            slot.unlimited = demand == .unlimited
-            ask = slot.unlimited ? .unlimited : .max(1)
-        case .switchToLatest:
-            ask = demand
-        }
+        slot.unlimited = demand == .unlimited
         inners[index] = slot
-        return ask
+        return slot.unlimited ? .unlimited : .max(1)
     }
 
-    /// A value from an inner publisher.
+    /// A value from an inner publisher; one that has finished is heard too, as Combine hears it.
     @inlinable
     mutating func innerValue(_ index: Int, _ value: Value) -> InnerValue {
-        guard !terminated, let slot = inners[index] else { return .drop }
+        guard !terminated else {
+            guard receivingCompletion, demand > 0, buffer.count == paid else { return .drop }
+            demand -= 1
+            buffer.append((index, value))
+            paid += 1
+            return .queued(ask: .none)
+        }
         guard !delivering, buffer.isEmpty, demand > 0 else {
             buffer.append((index, value))
-            return .buffered
+            guard delivering, buffer.count == paid + 1, demand > 0 else { return .buffered }
+            demand -= 1
+            paid += 1
+            return .queued(ask: reask(index))
         }
         demand -= 1
         delivering = true
-        return .deliver(ask: reask(index, slot))
+        return .deliver(ask: reask(index))
     }
 
     /// The upstream sent a publisher whose one value is at hand (a `Just`): it arrives as an
-    /// inner's value would, without a subscription. Delivered now, it has no slot, and
-    /// ``immediateFinished()`` then stands for that inner's completion. Buffered (no demand, or
-    /// the token is held), it keeps a slot, as a subscribed `Just` would stay among the inners
-    /// until asked for its value: so a bounded `flatMap` asks its upstream for no more
-    /// publishers than it may hold, and the buffer never holds more values than inners. Its
-    /// completion then comes with its value's delivery (``popBuffered()``). `switchToLatest`
-    /// also returns the previous inner to cancel, as ``reserve()`` does.
+    /// inner's value would, without a subscription. Delivered now, or queued with its demand
+    /// used, it has no slot, and ``immediateFinished()`` then stands for that inner's
+    /// completion. Buffered without demand, it keeps a slot, as a subscribed `Just` would stay
+    /// among the inners until asked for its value: so a bounded `flatMap` asks its upstream for
+    /// no more publishers than it may hold, and the buffer never holds more values than inners.
+    /// Its completion then comes with its value's delivery (``popBuffered()``).
     @inlinable
-    mutating func immediate(_ value: Value) -> (verdict: InnerValue, cancels: [any Subscription]) {
-        guard !terminated, case .live = upstream else { return (.drop, []) }
-        let (index, cancels) = arrive()
+    mutating func immediate(_ value: Value) -> InnerValue {
+        guard !terminated, upstreamOpen else { return .drop }
+        let index = nextIndex
+        nextIndex += 1
         guard !delivering, buffer.isEmpty, demand > 0 else {
-            inners[index] = Slot(immediate: true)
             buffer.append((index, value))
-            return (.buffered, cancels)
+            guard delivering, buffer.count == paid + 1, demand > 0 else {
+                inners[index] = Slot(immediate: true)
+                return .buffered
+            }
+            demand -= 1
+            paid += 1
+            return .queued(ask: .none)
         }
         demand -= 1
         delivering = true
-        return (.deliver(ask: .none), cancels)
+        return .deliver(ask: .none)
     }
 
     /// The token holder's call into the downstream returned `more`: `true` when that settles
@@ -314,9 +316,6 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard completion == nil, !terminated, buffer.isEmpty else { return false }
-        // (Any inner at all sends this to the full transition, which asks the current one: a
-        // test that copies no subscription out.)
-        if case .switchToLatest = policy, more > 0, !inners.isEmpty { return false }
         if case .finished = upstream, inners.isEmpty { return false }
         demand += more
         delivering = false
@@ -342,7 +341,8 @@ internal struct FlattenState<Value, Failure: Error> {
     mutating func finishInnerQuietly(_ index: Int) -> FlattenSettlement {
         let gone = quietlyGone
         guard gone.isSettled else { return .unsettled }
-        guard !terminated, inners.removeValue(forKey: index) != nil else { return .settled }
+        guard !terminated else { return .settled }
+        inners[index] = nil
         return gone
     }
 
@@ -352,28 +352,26 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func requestQuietly(_ more: Subscribers.Demand) -> Bool {
         guard !terminated else { return true }
-        if case .switchToLatest = policy, !inners.isEmpty { return false }
         guard delivering || buffer.isEmpty else { return false }
+        if more == .unlimited, demand != .unlimited, !inners.isEmpty { return false }
         demand += more
         return true
     }
 
     /// What an inner's going needs: nothing, a request to the upstream for a replacement (a
-    /// bounded `flatMap`), or — once the upstream has finished, when the last inner to go
-    /// finishes the stream — the full ``innerGone()``.
+    /// bounded `flatMap` whose upstream is subscribed), or — once the upstream has finished,
+    /// when the last inner to go finishes the stream — the full ``innerGone()``.
     @inlinable
     var quietlyGone: FlattenSettlement {
         switch upstream {
         case .finished:
             return .unsettled
         case .live:
-            if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited,
-                let subscription = upstreamSubscription
-            {
+            if maxPublishers != .unlimited, let subscription = upstreamSubscription {
                 return .settledAsking(subscription, .max(1))
             }
             return .settled
-        case .awaitingSubscription, .terminal:
+        case .awaitingSubscription, .failing, .terminal:
             return .settled
         }
     }
@@ -385,10 +383,12 @@ internal struct FlattenState<Value, Failure: Error> {
         return innerGone()
     }
 
-    /// An inner publisher finished: in `flatMap`, ask the upstream for a replacement.
+    /// An inner publisher finished: a bounded `flatMap` asks the upstream for a replacement. As
+    /// in Combine, every finish counts, even a second one from the same inner.
     @inlinable
     mutating func innerFinished(_ index: Int) -> Effects {
-        guard !terminated, inners.removeValue(forKey: index) != nil else { return Effects() }
+        guard !terminated else { return Effects() }
+        inners[index] = nil
         return innerGone()
     }
 
@@ -396,36 +396,44 @@ internal struct FlattenState<Value, Failure: Error> {
     /// nothing is left.
     @inlinable
     mutating func innerGone() -> Effects {
-        var effects = Effects()
-        if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited,
-            case .live = upstream, let subscription = upstreamSubscription
-        {
+        var effects = finishIfDrained()
+        if maxPublishers != .unlimited, case .live = upstream, let subscription = upstreamSubscription {
             effects.request = (subscription, .max(1))
         }
-        let finish = finishIfDrained()
-        effects.cancels = finish.cancels
-        effects.drain = finish.drain
         return effects
     }
 
-    /// An inner publisher failed: cancel the upstream and every other inner, and fail.
+    /// An inner publisher failed: cancel every other inner, let go of the upstream without
+    /// cancelling it (as Combine does), and fail.
     @inlinable
     mutating func innerFailed(_ index: Int, _ error: Failure) -> Effects {
-        guard !terminated, inners.removeValue(forKey: index) != nil else { return Effects() }
-        return fail(error)
+        guard !terminated else { return Effects() }
+        inners[index] = nil
+        move(to: .terminal)
+        dropUnpaid()
+        var effects = complete(.failure(error))
+        effects.cancels = takeInnerSubscriptions()
+        return effects
     }
 
     // MARK: Downstream
 
-    /// The downstream asked for more.
+    /// The downstream asked for more. When that makes its demand unlimited, every inner is asked
+    /// for `.unlimited` too.
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> Effects {
         var effects = Effects()
         guard !terminated else { return effects }
-        demand += more
-        if case .switchToLatest = policy, let current = currentInner {
-            effects.request = (current, more)
+        if more == .unlimited, demand != .unlimited {
+            for index in inners.keys.sorted() {
+                guard let subscription = inners[index]?.subscription, inners[index]?.unlimited == false else {
+                    continue
+                }
+                inners[index]?.unlimited = true
+                effects.unlimited.append(subscription)
+            }
         }
+        demand += more
         if !delivering, demand > 0, let (value, request) = popBuffered() {
             delivering = true
             if let request { effects.request = request }
@@ -434,23 +442,27 @@ internal struct FlattenState<Value, Failure: Error> {
         return effects
     }
 
-    /// The token holder's call into the downstream returned `more`: what it does next.
+    /// The token holder's call into the downstream returned `more` (after a completion:
+    /// `.none`): what it does next.
     @inlinable
     mutating func delivered(_ more: Subscribers.Demand) -> Effects {
         var effects = Effects()
+        demand += more
+        if paid > 0, let (_, value) = buffer.popFirst() {
+            paid -= 1
+            effects.drain = .deliver(value)
+            return effects
+        }
         if let completion {
             self.completion = nil
+            receivingCompletion = true
             effects.drain = .complete(completion)
             return effects
         }
         if terminated {
-            delivering = false
+            receivingCompletion = false
             effects.drain = .release
             return effects
-        }
-        demand += more
-        if case .switchToLatest = policy, more > 0, let current = currentInner {
-            effects.request = (current, more)
         }
         if demand > 0, let (value, request) = popBuffered() {
             if let request { effects.request = request }
@@ -464,14 +476,18 @@ internal struct FlattenState<Value, Failure: Error> {
         return effects
     }
 
-    /// The downstream cancelled: cancel the upstream and every inner, and let go of it.
+    /// The downstream cancelled: cancel every inner, then the upstream, and let go of it.
     @inlinable
     mutating func cancel() -> Effects {
         var effects = Effects()
         guard !terminated else { return effects }
         terminated = true
-        effects.cancels = takeSubscriptions()
+        let upstreamSubscription = upstreamSubscription
+        effects.cancels = takeInnerSubscriptions()
+        if case .live = upstream, let upstreamSubscription { effects.cancels.append(upstreamSubscription) }
+        move(to: .terminal)
         buffer.removeAll()
+        paid = 0
         if !delivering {
             delivering = true
             effects.drain = .release
@@ -481,16 +497,12 @@ internal struct FlattenState<Value, Failure: Error> {
 
     // MARK: Helpers
 
-    /// The subscription of the one inner `switchToLatest` keeps, once it has one.
+    /// What to ask of an inner whose value is being delivered, so that it sends the next: one
+    /// more, or `.unlimited` once the downstream's demand is; nothing for an inner already asked
+    /// for `.unlimited`, or one that has finished.
     @inlinable
-    var currentInner: (any Subscription)? {
-        inners.count == 1 ? inners.first?.value.subscription : nil
-    }
-
-    /// What to ask of an inner whose value is being delivered, so that it sends the next.
-    @inlinable
-    mutating func reask(_ index: Int, _ slot: Slot) -> Subscribers.Demand {
-        guard case .merge = policy, !slot.unlimited else { return .none }
+    mutating func reask(_ index: Int) -> Subscribers.Demand {
+        guard let slot = inners[index], !slot.unlimited else { return .none }
         if demand == .unlimited {
             inners[index]?.unlimited = true
             return .unlimited
@@ -507,15 +519,13 @@ internal struct FlattenState<Value, Failure: Error> {
         demand -= 1
         if inners[index]?.immediate == true {
             inners[index] = nil
-            if case .merge(let maxPublishers) = policy, maxPublishers != .unlimited,
-                case .live = upstream, let subscription = upstreamSubscription
-            {
+            if maxPublishers != .unlimited, case .live = upstream, let subscription = upstreamSubscription {
                 return (value, (subscription, .max(1)))
             }
             return (value, nil)
         }
-        guard let slot = inners[index], let subscription = slot.subscription else { return (value, nil) }
-        let ask = reask(index, slot)
+        guard let subscription = inners[index]?.subscription else { return (value, nil) }
+        let ask = reask(index)
         return (value, ask > 0 ? (subscription, ask) : nil)
     }
 
@@ -524,15 +534,6 @@ internal struct FlattenState<Value, Failure: Error> {
         guard case .finished = upstream, inners.isEmpty, buffer.isEmpty else { return Effects() }
         move(to: .terminal)
         return complete(.finished)
-    }
-
-    @inlinable
-    mutating func fail(_ error: Failure) -> Effects {
-        let cancels = takeSubscriptions()
-        buffer.removeAll()
-        var effects = complete(.failure(error))
-        effects.cancels = cancels
-        return effects
     }
 
     /// Ends the stream with `completion`: now if the token is free, else by its holder.
@@ -544,27 +545,35 @@ internal struct FlattenState<Value, Failure: Error> {
             self.completion = completion
         } else {
             delivering = true
+            receivingCompletion = true
             effects.drain = .complete(completion)
         }
         return effects
     }
 
-    /// Moves the upstream on from `.live` (or from `.finished` to `.terminal`), letting go of its
-    /// subscription.
+    /// Forgets the buffered values still waiting for demand; those already paid for stay, for
+    /// the holder to deliver before the completion (Combine delivers them as they arrive).
+    @inlinable
+    mutating func dropUnpaid() {
+        guard buffer.count > paid else { return }
+        var kept = RingBuffer<(index: Int, value: Value)>()
+        for _ in 0..<paid {
+            if let entry = buffer.popFirst() { kept.append(entry) }
+        }
+        buffer = kept
+    }
+
+    /// Moves the upstream on from where it stands, letting go of its subscription.
     @inlinable
     mutating func move(to link: Link) {
         upstream = link
         upstreamSubscription = nil
     }
 
-    /// Every subscription still held, upstream first; the machine forgets them all.
+    /// Every inner's subscription, in the order they were subscribed; the machine forgets them.
     @inlinable
-    mutating func takeSubscriptions() -> [any Subscription] {
-        var taken: [any Subscription] = []
-        if case .live = upstream, let subscription = upstreamSubscription { taken.append(subscription) }
-        move(to: .terminal)
-        taken += inners.keys.sorted().compactMap { inners[$0]?.subscription }
-        inners.removeAll()
-        return taken
+    mutating func takeInnerSubscriptions() -> [any Subscription] {
+        defer { inners.removeAll() }
+        return inners.keys.sorted().compactMap { inners[$0]?.subscription }
     }
 }

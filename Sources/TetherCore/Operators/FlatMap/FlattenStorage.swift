@@ -1,6 +1,5 @@
-/// The subscription behind ``Publishers/FlatMap`` and ``Publishers/SwitchToLatest``: the
-/// upstream's subscriber, the downstream's subscription, and the owner of the inner publishers'
-/// subscriptions.
+/// The subscription behind ``Publishers/FlatMap``: the upstream's subscriber, the downstream's
+/// subscription, and the owner of the inner publishers' subscriptions.
 ///
 /// Decisions are made by a ``FlattenState`` under one lock; the storage performs them after
 /// unlocking, so no lock is held while it calls the upstream, an inner, the downstream or the
@@ -52,7 +51,10 @@ where
     internal let name: StaticString
 
     @inlinable
-    internal init(name: StaticString, policy: FlattenPolicy, downstream: Downstream, transform: @escaping Transform) {
+    internal init(
+        name: StaticString, maxPublishers: Subscribers.Demand, downstream: Downstream,
+        transform: @escaping Transform
+    ) {
         self.name = name
         downstreamEntry = { object, signal in
             let storage = unsafeDowncast(object, to: FlattenStorage.self)
@@ -63,13 +65,14 @@ where
             case .value(let value):
                 return storage.holdingToken.receive(value)
             case .completion(let completion):
-                storage.finish(completion)
+                storage.holdingToken.receive(completion: completion)
                 return .none
             }
         }
         control = FlattenStorage.controlEntry
         super.init(
-            state: FlattenStorageState(machine: Machine(policy: policy), transform: transform, downstream: downstream))
+            state: FlattenStorageState(
+                machine: Machine(maxPublishers: maxPublishers), transform: transform, downstream: downstream))
         Ledger.enter(self)
     }
 
@@ -83,18 +86,24 @@ where
         lock.withLock { _ in body(&state.machine) }
     }
 
+    /// Hands the downstream its subscription, before the upstream is subscribed to (as Combine
+    /// does): the machine starts with the token held for this very call.
+    @inlinable
+    internal func start() {
+        _ = downstreamEntry(self, .subscription)
+        if withMachine({ $0.settle(.none) }) { return }
+        perform(withMachine { $0.delivered(.none) })
+    }
+
     // MARK: Upstream
 
     @inlinable
     internal func receive(subscription: any Subscription) {
-        guard withMachine({ $0.subscribed(subscription) }) else {
+        guard let demand = withMachine({ $0.subscribed(subscription) }) else {
             subscription.cancel()
             return
         }
-        // The machine starts with the token held for this very call.
-        _ = downstreamEntry(self, .subscription)
-        if settled(withMachine { $0.startQuietly() }) { return }
-        perform(withMachine { $0.started() })
+        subscription.request(demand)
     }
 
     @inlinable
@@ -111,24 +120,22 @@ where
             receiveImmediate(just.upstream.output)
             return .none
         }
-        let (index, cancels) = withMachine { $0.reserve() }
-        for subscription in cancels { subscription.cancel() }
-        if let index {
+        if let index = withMachine({ $0.reserve() }) {
             publisher.subscribe(Child(storage: self, index: index))
         }
         return .none
     }
 
-    /// An inner publisher whose one value is at hand: delivered as an inner's value would be,
-    /// and then that inner counts as finished; or buffered, when it stays among the inners until
-    /// its value is delivered (see ``FlattenState/immediate(_:)``).
+    /// An inner publisher whose one value is at hand: delivered (or queued with its demand used)
+    /// as an inner's value would be, and then that inner counts as finished; or buffered, when it
+    /// stays among the inners until its value is delivered (see ``FlattenState/immediate(_:)``).
     @inlinable
     internal func receiveImmediate(_ value: NewPublisher.Output) {
-        let (verdict, cancels) = withMachine { $0.immediate(value) }
-        for subscription in cancels { subscription.cancel() }
-        switch verdict {
+        switch withMachine({ $0.immediate(value) }) {
         case .drop, .buffered:
             return
+        case .queued:
+            break
         case .deliver:
             let more = downstreamEntry(self, .value(value))
             if settled(withMachine { $0.settleImmediate(more) }) { return }
@@ -159,12 +166,17 @@ where
             case false?:
                 return
             case true?:
-                _ = downstreamEntry(self, .completion(.finished))
+                var finishing = Machine.Effects()
+                finishing.drain = .complete(.finished)
+                perform(finishing)
             case nil:
                 perform(withMachine { $0.upstreamFinished() })
             }
         case .failure(let error):
-            perform(withMachine { $0.upstreamFailed(error) })
+            // Cancelled before the downstream is told, as in Combine; the machine traps if the
+            // upstream completes again meanwhile.
+            for inner in withMachine({ $0.upstreamFailed(error) }) { inner.cancel() }
+            perform(withMachine { $0.innersCancelled() })
         }
     }
 
@@ -185,6 +197,8 @@ where
         switch withMachine({ $0.innerValue(index, value) }) {
         case .drop, .buffered:
             return .none
+        case .queued(let ask):
+            return ask
         case .deliver(let ask):
             let more = downstreamEntry(self, .value(value))
             if !withMachine({ $0.settle(more) }) {
@@ -241,22 +255,28 @@ where
         return downstream
     }
 
-    /// Makes the calls the machine asked for, then runs the drain loop until the token is free.
+    /// Makes the calls the machine asked for, then runs the drain loop until the token is free
+    /// or the downstream let go of.
     @inlinable
     internal func perform(_ effects: Machine.Effects) {
         var effects = effects
+        var unlimited: [any Subscription] = []
         while true {
             for subscription in effects.cancels { subscription.cancel() }
             if let (subscription, demand) = effects.request { subscription.request(demand) }
+            if !effects.unlimited.isEmpty { unlimited += effects.unlimited }
             switch effects.drain {
             case .idle:
+                for subscription in unlimited { subscription.request(.unlimited) }
                 return
             case .deliver(let value):
                 let more = downstreamEntry(self, .value(value))
                 effects = withMachine { $0.delivered(more) }
             case .complete(let completion):
+                // The transform goes first: the stream is over, so it has nothing left to make.
+                releaseTransform()
                 _ = downstreamEntry(self, .completion(completion))
-                return
+                effects = withMachine { $0.delivered(.none) }
             case .release:
                 let released = state.downstream.take()
                 releaseTransform()
@@ -264,14 +284,6 @@ where
                 return
             }
         }
-    }
-
-    /// Lets go of the downstream and the transform, then sends the downstream `completion`.
-    @inlinable
-    internal func finish(_ completion: Subscribers.Completion<Failure>) {
-        let finished = state.downstream.take()
-        releaseTransform()
-        finished?.receive(completion: completion)
     }
 
     @inlinable
@@ -283,11 +295,9 @@ where
     @usableFromInline
     internal var description: String { "\(name)" }
 
+    /// No children, as Combine's.
     @usableFromInline
-    internal var customMirror: Mirror {
-        let (demand, inners) = withMachine { ($0.demand, $0.activeInners) }
-        return Mirror(self, children: ["downstreamDemand": demand, "innerPublishers": inners])
-    }
+    internal var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @usableFromInline
     internal var playgroundDescription: Any { description }
@@ -328,7 +338,10 @@ extension FlattenStorage {
         }
 
         @usableFromInline var description: String { "\(storage.name)" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["index": index]) }
+        /// The subscription it belongs to, by its identifier, as Combine's.
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["parentSubscription": storage.combineIdentifier])
+        }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
