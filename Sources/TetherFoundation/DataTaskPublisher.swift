@@ -29,13 +29,21 @@ extension URLSession {
     /// A publisher that delivers the results of performing URL session data tasks.
     ///
     /// Each subscription creates and resumes its own data task when the subscriber first
-    /// demands a value. (Combine resumes the task again on each later request; Tether does not:
-    /// on Linux, resuming a task that has just completed traps in Foundation.)
+    /// demands a value, and only then. (Combine resumes the task again on each later request;
+    /// Tether does not put a running task through that on Linux, where FoundationNetworking's
+    /// task life cycle already has races of its own, see below.)
     /// When the task completes with a response, the subscriber receives the data (empty when
     /// there is none) and the response, then `.finished`; when it fails, the subscription fails
     /// with the task's `URLError` (`URLError(.unknown)` for an error of another type, or for no
-    /// response at all). Both arrive on the session's delegate queue. Cancelling the subscription
-    /// cancels the data task. Requesting `.none` is a contract violation and traps.
+    /// response at all). Both arrive on the session's delegate queue.
+    ///
+    /// On Linux, FoundationNetworking can stop the process when a data task is cancelled just
+    /// after it starts on a session that has a `URLCache` ("Trying to access a behaviour for a
+    /// task that in not in the registry"): give a session whose subscriptions you may cancel
+    /// early a configuration whose `urlCache` is `nil`.
+    ///
+    /// Cancelling the subscription cancels the data task. Requesting `.none` is a contract
+    /// violation and traps.
     public struct DataTaskPublisher: TetherCore.Publisher, Sendable {
         /// The kind of values published by this publisher: the data and the response.
         public typealias Output = (data: Data, response: URLResponse)

@@ -277,7 +277,7 @@ struct Article: Decodable, Equatable {
 
 final class ModelLoaderSeedTests: XCTestCase {
     private var server: LoopbackHTTPServer!
-    private let session = URLSession(configuration: .ephemeral)
+    private let session = makeUncachedSession()
 
     override func setUpWithError() throws {
         server = try LoopbackHTTPServer { path in

@@ -64,7 +64,11 @@ struct Demo {
         )
         say("  HTTP server: http://127.0.0.1:\(server.port)/items/1 … /items/\(catalog.count)")
 
-        let session = URLSession(configuration: .ephemeral)
+        // No URL cache: on Linux, cancelling a task just after it starts on a session with a
+        // cache can stop the process inside FoundationNetworking.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
         let scenarios = Scenarios(report: report, catalog: catalog, store: store, server: server, session: session)
         scenarios.run()
 

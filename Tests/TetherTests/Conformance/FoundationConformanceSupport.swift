@@ -36,7 +36,7 @@ let conformanceServer: LoopbackHTTPServer = {
 }()
 
 /// A session for the data task rows.
-let conformanceSession = URLSession(configuration: .ephemeral)
+let conformanceSession = makeUncachedSession()
 
 /// A data task for a resource the loopback server serves.
 func servedDataTask() -> URLSession.DataTaskPublisher {

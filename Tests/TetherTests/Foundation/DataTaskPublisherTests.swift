@@ -40,7 +40,7 @@ private final class TaskOutcome: @unchecked Sendable {
 }
 
 final class DataTaskPublisherTests: TetherTestCase {
-    private let session = URLSession(configuration: .ephemeral)
+    private let session = makeUncachedSession()
 
     override func tearDown() {
         session.finishTasksAndInvalidate()
