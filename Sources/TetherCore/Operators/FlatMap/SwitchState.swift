@@ -24,6 +24,9 @@ internal struct SwitchState {
     @usableFromInline var outerFinished = false
     /// The current inner has been subscribed and its subscription has not arrived yet.
     @usableFromInline var awaitingInner = false
+    /// The current inner is a value at hand (see ``switchToValueAtHand()``), being delivered: it
+    /// stands for an inner whose subscription has arrived and which has not completed.
+    @usableFromInline var valueAtHand = false
     /// An inner's completion has gone downstream (the outer's is not recorded, as in Combine).
     @usableFromInline var sentCompletion = false
 
@@ -63,10 +66,27 @@ internal struct SwitchState {
         guard !cancelled, !outerFinished else { return nil }
         let previous = inner
         inner = nil
+        valueAtHand = false
         current = next
         next += 1
         awaitingInner = true
         return (current, previous)
+    }
+
+    /// A new inner publisher whose one value is at hand (a `Just`), so that subscribing to it
+    /// would only hand that value over: with demand outstanding, the inner is switched to and
+    /// its value counted as delivered, as its subscription and value would be, and the caller
+    /// delivers it and then completes the inner (``innerCompleted(_:failed:)``). Without demand
+    /// (`deliver` is `false`) the caller subscribes to the inner as usual. `nil` as for
+    /// ``switchToNext()``.
+    @inlinable
+    mutating func switchToValueAtHand() -> (index: UInt64, previous: (any Subscription)?, deliver: Bool)? {
+        guard let (index, previous) = switchToNext() else { return nil }
+        guard demand > 0 else { return (index, previous, false) }
+        awaitingInner = false
+        valueAtHand = true
+        demand -= 1
+        return (index, previous, true)
     }
 
     @inlinable
@@ -79,7 +99,7 @@ internal struct SwitchState {
             sentCompletion = true
             return .fail(inner)
         }
-        guard !awaitingInner, inner == nil else { return .nothing }
+        guard !awaitingInner, !valueAtHand, inner == nil else { return .nothing }
         sentCompletion = true
         return .finish
     }
@@ -134,6 +154,7 @@ internal struct SwitchState {
             !awaitingInner,
             "A publisher must send the subscription before its completion: SwitchToLatest's inner did not")
         inner = nil
+        valueAtHand = false
         guard !sentCompletion else { return .nothing }
         if failed {
             cancelled = true

@@ -49,9 +49,39 @@ where
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        // A `Just` would only hand its value over through a subscription made for the purpose:
+        // with demand outstanding, it is delivered as that subscription would deliver it, without
+        // one (unless an introspection watches subscriptions). In specialised code these casts
+        // are decided at compile time.
+        if _fastPath(!IntrospectionRegistry.isActive) {
+            if let just = input as? Just<Downstream.Input> {
+                return receiveAtHand(just.output, input)
+            }
+            if let just = input as? Publishers.SetFailureType<Just<Downstream.Input>, Failure> {
+                return receiveAtHand(just.upstream.output, input)
+            }
+        }
         guard let (index, previous) = state.withLock({ $0.switchToNext() }) else { return .none }
         previous?.cancel()
         input.subscribe(Side(parent: self, index: index))
+        return .none
+    }
+
+    /// A new inner whose one value, `value`, is at hand: delivered when the downstream has demand,
+    /// and the inner then completed; otherwise `input` is subscribed to as any inner is.
+    @inlinable
+    func receiveAtHand(_ value: Downstream.Input, _ input: Upstream.Output) -> Subscribers.Demand {
+        guard let (index, previous, deliver) = state.withLock({ $0.switchToValueAtHand() }) else { return .none }
+        previous?.cancel()
+        guard deliver else {
+            input.subscribe(Side(parent: self, index: index))
+            return .none
+        }
+        let more = self.deliver { downstream.receive(value) }
+        if more > 0 {
+            state.withLock { $0.delivered(more) }
+        }
+        innerCompleted(.finished, index)
         return .none
     }
 
