@@ -61,14 +61,27 @@ package struct DownstreamTurn: ~Copyable, @unchecked Sendable {
     /// already: a call from inside a call into the subscriber nests, as it does under Combine's
     /// recursive lock. For the operators that follow Combine there (`switchToLatest`,
     /// `drop(untilOutputFrom:)`), rather than leave the signal for the holder.
-    /// - Returns: What `body` returned.
+    ///
+    /// Two forms, for a value's delivery (which returns demand) and for the other signals,
+    /// rather than one generic in the result: unspecialised, a generic result would be looked up
+    /// in the run time's metadata cache on every call.
+    /// - Returns: The demand `body` returned.
     @inlinable
-    package func nesting<Result>(_ body: () -> Result) -> Result {
-        var result: Result?
-        if run({ result = body() }), let result {
+    package func nesting(_ body: () -> Subscribers.Demand) -> Subscribers.Demand {
+        var result = Subscribers.Demand.none
+        if run({ result = body() }) {
             return result
         }
         return body()
+    }
+
+    /// Runs `body` in this thread's turn, or straight away when this thread holds the turn
+    /// already (see ``nesting(_:)-(()->Subscribers.Demand)``).
+    @inlinable
+    package func nesting(_ body: () -> Void) {
+        if !run(body) {
+            body()
+        }
     }
 
     /// A number that identifies the calling thread among the threads alive now.

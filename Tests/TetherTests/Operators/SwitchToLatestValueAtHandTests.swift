@@ -133,3 +133,37 @@ final class SwitchToLatestValueAtHandTests: TetherTestCase {
         XCTAssertEqual(atHand, subscribed)
     }
 }
+
+/// The values `switchToLatest` reads out of `Just` inners where they lie: references and
+/// multi-word values arrive whole and are released once.
+final class SwitchToLatestJustValueTests: TetherTestCase {
+    private final class Payload {
+        let id: Int
+        init(id: Int) { self.id = id }
+    }
+
+    func testReferencesAndStringsArriveWholeAndAreReleased() {
+        weak var weakPayload: Payload?
+        var received: [String] = []
+        do {
+            let outer = PassthroughSubject<Int, Never>()
+            let payloads = outer.map { id -> Just<Payload> in
+                let payload = Payload(id: id)
+                weakPayload = payload
+                return Just(payload)
+            }
+            let strings = outer.setFailureType(to: TestError.self).map {
+                Publishers.SetFailureType<Just<String>, TestError>(upstream: Just(String(repeating: "x", count: $0)))
+            }
+            let first = payloads.switchToLatest().sink { received.append("payload \($0.id)") }
+            let second = strings.switchToLatest().sink(
+                receiveCompletion: { _ in }, receiveValue: { received.append("string \($0.count)") })
+            outer.send(40)
+            outer.send(3)
+            first.cancel()
+            second.cancel()
+        }
+        XCTAssertEqual(received, ["payload 40", "string 40", "payload 3", "string 3"])
+        XCTAssertNil(weakPayload)
+    }
+}

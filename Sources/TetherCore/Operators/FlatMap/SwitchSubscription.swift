@@ -19,20 +19,42 @@ where
     @usableFromInline let state = Locked(SwitchState())
     @usableFromInline let turn = DownstreamTurn()
     @usableFromInline let downstream: Downstream
+    /// The inner publishers are `Just`s (or `Just`s given a failure type), whose one value is at
+    /// hand: decided once, from the types, so that a value asks the run time nothing.
+    @usableFromInline let innersAreJust: Bool
 
     @inlinable
     init(downstream: Downstream) {
         self.downstream = downstream
+        innersAreJust =
+            Upstream.Output.self == Just<Downstream.Input>.self
+            || Upstream.Output.self == Publishers.SetFailureType<Just<Downstream.Input>, Failure>.self
         Ledger.enter(self)
+    }
+
+    /// The value of `input`, a `Just` or a `Just` given a failure type (``innersAreJust``).
+    ///
+    /// Both store that value and nothing else, so it is read where it lies. A cast to
+    /// `Just<Downstream.Input>` would do the same, but unspecialised code looks that type up in
+    /// the run time's metadata cache for every value; `Downstream.Input` is at hand.
+    @inlinable
+    static func valueOfJust(_ input: Upstream.Output) -> Downstream.Input {
+        withUnsafeBytes(of: input) { $0.load(as: Downstream.Input.self) }
     }
 
     deinit {
         Ledger.leave(self)
     }
 
-    /// Calls into the downstream in this thread's turn, or straight in from inside a call.
+    /// Delivers a value in this thread's turn, or straight in from inside a call.
     @inlinable
-    func deliver<Result>(_ body: () -> Result) -> Result {
+    func deliver(_ body: () -> Subscribers.Demand) -> Subscribers.Demand {
+        turn.nesting(body)
+    }
+
+    /// Delivers a completion in this thread's turn, or straight in from inside a call.
+    @inlinable
+    func deliver(_ body: () -> Void) {
         turn.nesting(body)
     }
 
@@ -51,15 +73,9 @@ where
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         // A `Just` would only hand its value over through a subscription made for the purpose:
         // with demand outstanding, it is delivered as that subscription would deliver it, without
-        // one (unless an introspection watches subscriptions). In specialised code these casts
-        // are decided at compile time.
-        if _fastPath(!IntrospectionRegistry.isActive) {
-            if let just = input as? Just<Downstream.Input> {
-                return receiveAtHand(just.output, input)
-            }
-            if let just = input as? Publishers.SetFailureType<Just<Downstream.Input>, Failure> {
-                return receiveAtHand(just.upstream.output, input)
-            }
+        // one (unless an introspection watches subscriptions).
+        if innersAreJust, _fastPath(!IntrospectionRegistry.isActive) {
+            return receiveAtHand(Self.valueOfJust(input), input)
         }
         guard let (index, previous) = state.withLock({ $0.switchToNext() }) else { return .none }
         previous?.cancel()
@@ -81,7 +97,11 @@ where
         if more > 0 {
             state.withLock { $0.delivered(more) }
         }
-        innerCompleted(.finished, index)
+        // The inner finishes. (The completion is made only when it goes downstream: unspecialised,
+        // making one looks its type up in the run time's metadata cache.)
+        if case .finish = state.withLock({ $0.innerCompleted(index, failed: false) }) {
+            self.deliver { downstream.receive(completion: .finished) }
+        }
         return .none
     }
 
