@@ -59,14 +59,7 @@ extension Publishers.CollectByCount {
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
-        @usableFromInline
-        internal enum Link {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
-        @usableFromInline let link = Locked(Link.awaitingSubscription)
+        @usableFromInline let link = Locked(UpstreamStatus.awaitingSubscription)
         @usableFromInline let gate = ReleaseHandOff()
         @usableFromInline let count: Int
         /// Held for the whole life, as Combine holds it.
@@ -154,7 +147,7 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func cancel() {
-            let previous = link.withLock { link -> Link in
+            let previous = link.withLock { link -> UpstreamStatus in
                 // Before the subscription there is nothing to cancel; Combine subscribes normally
                 // when it arrives.
                 if case .awaitingSubscription = link { return link }

@@ -111,17 +111,10 @@ extension Publishers.HandleEvents {
             }
         }
 
-        @usableFromInline
-        internal enum Link {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
         /// What the downstream's `request` and `cancel` need, from any thread.
         @usableFromInline
         internal struct Shared {
-            @usableFromInline var link = Link.awaitingSubscription
+            @usableFromInline var link = UpstreamStatus.awaitingSubscription
             @usableFromInline var receiveRequest: ((Subscribers.Demand) -> Void)?
             @usableFromInline var receiveCancel: (() -> Void)?
 

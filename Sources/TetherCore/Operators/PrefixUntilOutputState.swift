@@ -9,21 +9,8 @@
 /// the downstream.
 @usableFromInline
 internal struct PrefixUntilOutputState {
-    @usableFromInline
-    internal enum Link {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminal
-
-        @inlinable
-        var subscription: (any Subscription)? {
-            if case .subscribed(let subscription) = self { return subscription }
-            return nil
-        }
-    }
-
-    @usableFromInline var upstream = Link.awaitingSubscription
-    @usableFromInline var trigger = Link.awaitingSubscription
+    @usableFromInline var upstream = UpstreamStatus.awaitingSubscription
+    @usableFromInline var trigger = UpstreamStatus.awaitingSubscription
 
     @inlinable
     init() {}

@@ -39,14 +39,7 @@ where Downstream.Failure == any Error {
     }
 
     @usableFromInline
-    internal enum Link {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminal
-    }
-
-    @usableFromInline
-    internal let link = Locked(Link.awaitingSubscription)
+    internal let link = Locked(UpstreamStatus.awaitingSubscription)
 
     @usableFromInline
     internal let gate = ReleaseHandOff()
@@ -164,7 +157,7 @@ where Downstream.Failure == any Error {
     /// first (and the operator does not fail again after the end).
     @usableFromInline
     internal func fail(_ error: any Error) {
-        let previous = link.withLock { link -> Link in
+        let previous = link.withLock { link -> UpstreamStatus in
             defer { link = .terminal }
             return link
         }
@@ -188,7 +181,7 @@ where Downstream.Failure == any Error {
     @inlinable
     internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let forwardsEarly = if case .forwardAll = beforeSubscription { true } else { false }
-        let previous = link.withLock { link -> Link in
+        let previous = link.withLock { link -> UpstreamStatus in
             let previous = link
             if case .awaitingSubscription = previous, !forwardsEarly { return previous }
             link = .terminal
@@ -229,7 +222,7 @@ where Downstream.Failure == any Error {
     @inlinable
     internal func cancel() {
         let endsEarly = if case .trap = beforeSubscription { true } else { false }
-        let previous = link.withLock { link -> Link in
+        let previous = link.withLock { link -> UpstreamStatus in
             let previous = link
             if case .awaitingSubscription = previous, !endsEarly { return previous }
             link = .terminal

@@ -3,14 +3,7 @@
 /// under a lock (`subscribe(on:)`, `collect(.byTime)`, `measureInterval`, `output(in:)`).
 @usableFromInline
 internal struct UpstreamLink: ~Copyable, @unchecked Sendable {
-    @usableFromInline
-    internal enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminal
-    }
-
-    @usableFromInline let state = Locked(State.awaitingSubscription)
+    @usableFromInline let state = Locked(UpstreamStatus.awaitingSubscription)
 
     @inlinable
     init() {}
@@ -41,7 +34,7 @@ internal struct UpstreamLink: ~Copyable, @unchecked Sendable {
     ///   (which the caller cancels when the downstream ended the stream).
     @inlinable
     func terminate() -> (ended: Bool, upstream: (any Subscription)?) {
-        let previous = state.withLock { state -> State in
+        let previous = state.withLock { state -> UpstreamStatus in
             defer { state = .terminal }
             return state
         }

@@ -38,15 +38,8 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline
-    internal enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminal
-    }
-
-    @usableFromInline
     internal struct State {
-        @usableFromInline var status = Status.awaitingSubscription
+        @usableFromInline var status = UpstreamStatus.awaitingSubscription
         /// `nil` once the subject is gone, or the stream is over.
         @usableFromInline weak var subject: Downstream?
 
@@ -57,7 +50,7 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
         /// Ends the stream: the status it had, and the subject, if still there.
         @inlinable
-        mutating func end() -> (Status, Downstream?) {
+        mutating func end() -> (UpstreamStatus, Downstream?) {
             defer {
                 status = .terminal
                 subject = nil

@@ -10,7 +10,7 @@ extension Subscribers {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
         @usableFromInline
-        internal typealias Status = SubscriberStatus
+        internal typealias Status = UpstreamStatus
 
         @usableFromInline
         internal let status = Locked(Status.awaitingSubscription)
@@ -163,25 +163,5 @@ extension Subscribers.Sink: ChainEnd {}
 extension Subscribers.Sink: TerminationReporting {
     package func observeTermination(_ handler: @escaping @Sendable () -> Void) -> Bool {
         termination.observe(handler)
-    }
-}
-
-/// Where a subscriber that keeps its subscription stands: not generic, so a subscriber's
-/// control path (reached through `any Subscription` and run unspecialised) looks up no generic
-/// metadata to use it.
-@usableFromInline
-package enum SubscriberStatus {
-    case awaitingSubscription
-    case subscribed(any Subscription)
-    case terminal
-
-    /// Makes `status` terminal and returns what it was, moved out rather than copied (a copy
-    /// of the subscription's existential and a release of the original would go through
-    /// run-time value witnesses).
-    @inlinable
-    package static func end(_ status: inout SubscriberStatus) -> SubscriberStatus {
-        var previous = SubscriberStatus.terminal
-        swap(&status, &previous)
-        return previous
     }
 }

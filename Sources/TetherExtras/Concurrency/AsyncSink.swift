@@ -36,7 +36,7 @@ extension Subscribers {
         }
 
         private struct State {
-            var status: SubscriberStatus = .awaitingSubscription
+            var status: UpstreamStatus = .awaitingSubscription
             var onValue: ValueHandler?
             var onCompletion: CompletionHandler?
             /// A closure call is running or about to: no new value is accepted.
@@ -123,7 +123,7 @@ extension Subscribers {
         /// Cancels the subscription and the running task, once, and releases the closures.
         public func cancel() {
             let (previous, running, released) = state.withLock {
-                state -> (SubscriberStatus, Task<Void, Never>?, (ValueHandler?, CompletionHandler?)) in
+                state -> (UpstreamStatus, Task<Void, Never>?, (ValueHandler?, CompletionHandler?)) in
                 defer {
                     state = State(status: .terminal)
                 }

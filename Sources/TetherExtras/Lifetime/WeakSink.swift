@@ -13,7 +13,7 @@ internal final class WeakSink<Owner: AnyObject, Input, Failure: Error>: Subscrib
     TerminationReporting, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     @usableFromInline
-    internal let status = Locked(SubscriberStatus.awaitingSubscription)
+    internal let status = Locked(UpstreamStatus.awaitingSubscription)
 
     @usableFromInline
     internal let termination = TerminationSignal()
@@ -80,13 +80,13 @@ internal final class WeakSink<Owner: AnyObject, Input, Failure: Error>: Subscrib
         }
         onValue = nil
         onCompletion = nil
-        _ = status.withLock(SubscriberStatus.end)
+        _ = status.withLock(UpstreamStatus.end)
         termination.fire()
     }
 
     @inlinable
     internal func cancel() {
-        let previous = status.withLock(SubscriberStatus.end)
+        let previous = status.withLock(UpstreamStatus.end)
         if case .subscribed(let subscription) = previous {
             subscription.cancel()
         }

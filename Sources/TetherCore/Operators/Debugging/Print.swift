@@ -110,14 +110,7 @@ extension Publishers.Print {
         @usableFromInline typealias Input = Output
 
         @usableFromInline
-        internal enum Link {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
-        @usableFromInline
-        internal let link = Locked(Link.awaitingSubscription)
+        internal let link = Locked(UpstreamStatus.awaitingSubscription)
 
         /// Held for the whole life, as Combine holds it.
         @usableFromInline
@@ -206,7 +199,7 @@ extension Publishers.Print {
         @inlinable
         internal func cancel() {
             log("receive cancel")
-            let previous = link.withLock { link -> Link in
+            let previous = link.withLock { link -> UpstreamStatus in
                 // Before the subscription there is nothing to cancel; Combine subscribes normally
                 // when it arrives.
                 if case .awaitingSubscription = link { return link }

@@ -109,14 +109,7 @@ extension Publishers.Multicast {
         @usableFromInline typealias Input = Output
 
         @usableFromInline
-        internal enum Link {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
-        @usableFromInline
-        internal let link = Locked(Link.awaitingSubscription)
+        internal let link = Locked(UpstreamStatus.awaitingSubscription)
 
         @usableFromInline
         internal let gate = ReleaseHandOff()
@@ -175,7 +168,7 @@ extension Publishers.Multicast {
 
         @inlinable
         internal func receive(completion: Subscribers.Completion<Failure>) {
-            let previous = link.withLock { link -> Link in
+            let previous = link.withLock { link -> UpstreamStatus in
                 defer { link = .terminal }
                 return link
             }
@@ -199,7 +192,7 @@ extension Publishers.Multicast {
 
         @inlinable
         internal func cancel() {
-            let previous = link.withLock { link -> Link in
+            let previous = link.withLock { link -> UpstreamStatus in
                 defer { link = .terminal }
                 return link
             }

@@ -1,0 +1,29 @@
+/// Where a subscription stands with its upstream: waiting for the upstream's subscription,
+/// holding it, or over. The one status that subscribers and operators keeping nothing else about
+/// their upstream share (see CONTRIBUTING.md's names).
+///
+/// Not generic, so a control path reached through `any Subscription` and run unspecialised
+/// looks up no generic metadata to use it.
+@usableFromInline
+package enum UpstreamStatus {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    case terminal
+
+    /// The upstream's subscription while the stream lasts.
+    @inlinable
+    package var subscription: (any Subscription)? {
+        if case .subscribed(let subscription) = self { return subscription }
+        return nil
+    }
+
+    /// Makes `status` terminal and returns what it was, moved out rather than copied (a copy
+    /// of the subscription's existential and a release of the original would go through
+    /// run-time value witnesses).
+    @inlinable
+    package static func end(_ status: inout UpstreamStatus) -> UpstreamStatus {
+        var previous = UpstreamStatus.terminal
+        swap(&status, &previous)
+        return previous
+    }
+}
