@@ -9,8 +9,8 @@ extension Publishers {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
 
-        // `upstream` is the only stored property: `switchToLatest` reads the value of a Just
-        // given a failure type where it lies (SwitchSubscription.valueOfJust). Keep it so.
+        // `upstream` is the only stored property: the flattening operators read the value of a Just
+        // given a failure type where it lies (valueOfJust). Keep it so.
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 

@@ -7,8 +7,8 @@ public struct Just<Output>: Publisher {
     /// The kind of errors this publisher might publish: it never fails.
     public typealias Failure = Never
 
-    // `output` is Just's only stored property: `switchToLatest` reads a Just's value where it
-    // lies (SwitchSubscription.valueOfJust). Keep it so.
+    // `output` is Just's only stored property: the flattening operators read a Just's value where it
+    // lies (valueOfJust). Keep it so.
     /// The one element that the publisher emits.
     public let output: Output
 

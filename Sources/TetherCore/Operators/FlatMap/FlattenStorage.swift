@@ -50,6 +50,11 @@ where
     @usableFromInline
     internal let name: StaticString
 
+    /// The inner publishers are `Just`s (or `Just`s given a failure type), whose one value is at
+    /// hand: decided once, from the types (see ``isJust(_:)``).
+    @usableFromInline
+    internal let innersAreJust = isJust(NewPublisher.self)
+
     @inlinable
     internal init(
         name: StaticString, maxPublishers: Subscribers.Demand, downstream: Downstream,
@@ -110,14 +115,9 @@ where
     internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         guard let transform = lock.withLock({ _ in self.state.transform }) else { return .none }
         let publisher = transform(input)
-        // A `Just` needs no subscription: its value is at hand. (In specialised code these casts
-        // are decided at compile time.)
-        if let just = publisher as? Just<NewPublisher.Output> {
-            receiveImmediate(just.output)
-            return .none
-        }
-        if let just = publisher as? Publishers.SetFailureType<Just<NewPublisher.Output>, Failure> {
-            receiveImmediate(just.upstream.output)
+        // A `Just` needs no subscription: its value is at hand.
+        if innersAreJust {
+            receiveImmediate(valueOfJust(publisher))
             return .none
         }
         if let index = withMachine({ $0.reserve() }) {

@@ -20,26 +20,14 @@ where
     @usableFromInline let turn = DownstreamTurn()
     @usableFromInline let downstream: Downstream
     /// The inner publishers are `Just`s (or `Just`s given a failure type), whose one value is at
-    /// hand: decided once, from the types, so that a value asks the run time nothing.
+    /// hand: decided once, from the types (see ``isJust(_:)``).
     @usableFromInline let innersAreJust: Bool
 
     @inlinable
     init(downstream: Downstream) {
         self.downstream = downstream
-        innersAreJust =
-            Upstream.Output.self == Just<Downstream.Input>.self
-            || Upstream.Output.self == Publishers.SetFailureType<Just<Downstream.Input>, Failure>.self
+        innersAreJust = isJust(Upstream.Output.self)
         Ledger.enter(self)
-    }
-
-    /// The value of `input`, a `Just` or a `Just` given a failure type (``innersAreJust``).
-    ///
-    /// Both store that value and nothing else, so it is read where it lies. A cast to
-    /// `Just<Downstream.Input>` would do the same, but unspecialised code looks that type up in
-    /// the run time's metadata cache for every value; `Downstream.Input` is at hand.
-    @inlinable
-    static func valueOfJust(_ input: Upstream.Output) -> Downstream.Input {
-        withUnsafeBytes(of: input) { $0.load(as: Downstream.Input.self) }
     }
 
     deinit {
@@ -75,7 +63,7 @@ where
         // with demand outstanding, it is delivered as that subscription would deliver it, without
         // one (unless an introspection watches subscriptions).
         if innersAreJust, _fastPath(!IntrospectionRegistry.isActive) {
-            return receiveAtHand(Self.valueOfJust(input), input)
+            return receiveAtHand(valueOfJust(input), input)
         }
         guard let (index, previous) = state.withLock({ $0.switchToNext() }) else { return .none }
         previous?.cancel()
