@@ -2,10 +2,13 @@ extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon subscription.
     ///
     /// The sink requests `.unlimited` as soon as it receives its subscription, calls
-    /// ``receiveValue`` for each value and ``receiveCompletion`` once at the end. After the
-    /// completion it releases both closures and its subscription, which breaks the cycle a
-    /// closure capturing its owner would otherwise form. ``cancel()`` is thread-safe and cancels
-    /// the subscription once; a second subscription is cancelled on arrival.
+    /// ``receiveValue`` for each value and ``receiveCompletion`` once at the end. As in Combine,
+    /// it lets go of both closures when it completes and when it is cancelled after its
+    /// subscription arrived, which breaks the cycle a closure capturing its owner would otherwise
+    /// form; values and a completion arriving after that reach no closure. A cancel before the
+    /// subscription keeps the closures and cancels the subscription when it arrives. ``cancel()``
+    /// is thread-safe and cancels the subscription once; a second subscription is cancelled on
+    /// arrival.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
@@ -15,12 +18,16 @@ extension Subscribers {
         @usableFromInline
         internal let status = Locked(Status.awaitingSubscription)
 
+        /// Decides whether a cancel or the signal in flight lets go of the closures.
+        @usableFromInline
+        internal let gate = ReleaseHandOff()
+
         /// Tells a ``CancellableBag`` or ``Lifetime`` holding this sink that it has finished.
         @usableFromInline
         internal let termination = TerminationSignal()
 
-        // Touched only on the publisher's serialised signal path (values, then completion): the
-        // publisher contract already rules out overlapping access, so the per-value dynamic
+        // Read and written on the publisher's serial signal path, or by the side `gate` names
+        // once the stream has stopped: never two threads at once, so the per-value dynamic
         // exclusivity check is skipped.
         @usableFromInline
         @exclusivity(unchecked)
@@ -30,10 +37,12 @@ extension Subscribers {
         @exclusivity(unchecked)
         internal var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
-        /// The closure to execute on receipt of a value; a no-op once the sink has completed.
+        /// The closure to execute on receipt of a value; a no-op once the sink has completed or
+        /// been cancelled.
         public var receiveValue: (Input) -> Void { onValue ?? { _ in } }
 
-        /// The closure to execute on completion; a no-op once the sink has completed.
+        /// The closure to execute on completion; a no-op once the sink has completed or been
+        /// cancelled.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
             onCompletion ?? { _ in }
         }
@@ -73,39 +82,59 @@ extension Subscribers {
             }
         }
 
-        /// Calls ``receiveValue`` with the value.
+        /// Calls ``receiveValue`` with the value, as Combine does even before the subscription.
         /// - Parameter value: The published value.
         /// - Returns: `.none`: the sink asked for everything on subscription.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
+            guard gate.enterEvenBeforeSubscription() else { return .none }
             onValue?(value)
+            if gate.leave() {
+                releaseClosures()
+            }
             return .none
         }
 
-        /// Calls ``receiveCompletion``, then releases both closures and the subscription.
+        /// Lets go of both closures, then calls the completion closure.
         ///
-        /// The completion closure is taken before the call, so a completion sent again from inside
+        /// Both are taken before the call, so a value or completion sent again from inside
         /// ``receiveCompletion`` reaches nothing, as in Combine.
         /// - Parameter completion: How the publisher finished.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let receiveCompletion = onCompletion
-            onCompletion = nil
+            // A completion after a cancel finds the closures gone (or going, with the delivery in
+            // flight that will release them).
+            guard gate.enterEvenBeforeSubscription() else { return }
+            gate.stopFromSerialPath()
+            let (receiveValue, receiveCompletion) = (onValue, onCompletion)
+            releaseClosures()
+            // The subscription is released after the lock.
+            let previous = status.withLock(Status.end)
             receiveCompletion?(completion)
-            onValue = nil
-            // The subscription is released after the lock, with the closures.
-            _ = status.withLock(Status.end)
             termination.fire()
+            withExtendedLifetime((receiveValue, previous)) {}
         }
 
-        /// Cancels the subscription, once; later calls do nothing.
+        /// Cancels the subscription, once, and lets go of the closures; later calls do nothing.
+        /// A cancel before the subscription only marks the sink, which then cancels the
+        /// subscription when it arrives.
         @inlinable
         public func cancel() {
             let previous = status.withLock(Status.end)
             if case .subscribed(let subscription) = previous {
+                if gate.stopFromOutside() {
+                    releaseClosures()
+                }
                 subscription.cancel()
             }
             termination.fire()
+        }
+
+        /// Lets go of both closures; run by whichever side the gate names.
+        @inlinable
+        internal func releaseClosures() {
+            onValue = nil
+            onCompletion = nil
         }
 
         /// `"Sink"`.

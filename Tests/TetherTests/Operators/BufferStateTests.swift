@@ -25,7 +25,7 @@ final class BufferStateTests: TetherTestCase {
             case .deliver(let value, _):
                 log.append("value \(value)")
                 step = state.delivered(answer)
-            case .complete(let completion, _):
+            case .complete(let completion, _, _):
                 log.append("complete \(completion)")
                 return log
             case .idle(let owed, let upstream):

@@ -105,6 +105,54 @@ final class BufferTests: TetherTestCase {
             recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.failure(TestError(id: 7)))])
     }
 
+    func testKeepFullStillAsksTheUpstreamItCancelledForAnOverflowToRefillAsCombineDoes() {
+        let (upstream, recorder) = make(size: 5, prefetch: .keepFull, whenFull: .customError { TestError(id: 2) })
+        for value in 0..<10 { upstream.send(value) }
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(5)), .cancelled])
+        recorder.request(.max(3))
+        recorder.request(.max(1))
+        XCTAssertEqual(
+            recorder.events, [.subscription, .value(0), .value(1), .value(2), .completion(.failure(TestError(id: 2)))])
+        // The refill for the three values delivered, asked after the failure went down.
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(5)), .cancelled, .requested(.max(3))])
+        upstream.releaseSubscribers()
+    }
+
+    func testKeepFullAsksAFinishedUpstreamToRefillWhatADownstreamRequestDeliversAsCombineDoes() {
+        let (upstream, recorder) = make(size: 3, prefetch: .keepFull)
+        for value in 1...3 { upstream.send(value) }
+        upstream.send(completion: .finished)
+        recorder.request(.max(2))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2)])
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(3)), .requested(.max(2))])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3)])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+        XCTAssertEqual(
+            upstream.subscription?.events, [.requested(.max(3)), .requested(.max(2)), .requested(.max(1))])
+        upstream.releaseSubscribers()
+    }
+
+    func testAValueSentFromInsideTheCustomErrorClosureTrapsAsInCombine() {
+        let trap = ChildProcessTrap(
+            test: "TetherTests.BufferTests/testAValueSentFromInsideTheCustomErrorClosureTrapsAsInCombine", id: "send")
+        let outcome = trap.run {
+            let upstream = RecordingPublisher<Int, TestError>()
+            let recorder = RecordingSubscriber<Int, TestError>(demand: .none)
+            upstream.buffer(
+                size: 0, prefetch: .keepFull,
+                whenFull: .customError {
+                    upstream.send(1_000)
+                    return TestError()
+                }
+            ).subscribe(recorder)
+            upstream.send(0)
+        }
+        guard !ChildProcessTrap.isChildProcess else { return }
+        guard case .trapped = outcome else { return XCTFail("did not trap: \(outcome)") }
+    }
+
     func testFinishedWaitsForTheBufferToDrainAndForDemand() {
         let (upstream, recorder) = make(size: 3, prefetch: .byRequest)
         upstream.send(1)

@@ -57,6 +57,28 @@ final class ReleaseHandOffTests: TetherTestCase {
         XCTAssertFalse(gate.enter("Test"))
     }
 
+    func testAStopDuringANestedDeliveryIsReleasedByTheOutermostOne() {
+        let gate = ReleaseHandOff()
+        gate.open()
+        XCTAssertFalse(gate.leave())
+        XCTAssertTrue(gate.enter("Test"))
+        XCTAssertTrue(gate.enter("Test"), "a reentrant delivery")
+        XCTAssertFalse(gate.stopFromOutside(), "deliveries in flight: the release is theirs")
+        XCTAssertFalse(gate.enter("Test"), "stopped: a third delivery leaves the state alone")
+        XCTAssertFalse(gate.leave(), "the outer delivery still runs with the state")
+        XCTAssertTrue(gate.leave(), "the outermost delivery releases")
+        XCTAssertFalse(gate.enterEvenBeforeSubscription())
+    }
+
+    func testAStopFromOutsideAfterANestedDeliveryLeftWaitsForTheOuterOne() {
+        let gate = ReleaseHandOff()
+        XCTAssertTrue(gate.enterEvenBeforeSubscription())
+        XCTAssertTrue(gate.enterEvenBeforeSubscription())
+        XCTAssertFalse(gate.leave())
+        XCTAssertFalse(gate.stopFromOutside(), "the outer delivery still holds the state")
+        XCTAssertTrue(gate.leave())
+    }
+
     /// A cancel racing a run of deliveries: exactly one side releases, and no delivery begins
     /// after the release.
     func testACancelRacingDeliveriesIsReleasedExactlyOnce() {

@@ -31,4 +31,32 @@ final class CancellableRacesTests: TetherTestCase {
                 state.1.releaseSubscribers()
             })
     }
+
+    func testCancelRacingValuesLetsGoOfTheSinksClosuresExactlyOnce() {
+        final class Token {
+            let releases: AtomicCounter
+            init(_ releases: AtomicCounter) { self.releases = releases }
+            deinit { _ = releases.increment() }
+        }
+        Race.run(
+            setup: { () -> (Subscribers.Sink<Int, Never>, AtomicCounter, AtomicCounter) in
+                let releases = AtomicCounter()
+                let values = AtomicCounter()
+                let token = Token(releases)
+                let sink = Subscribers.Sink<Int, Never>(
+                    receiveCompletion: { _ in withExtendedLifetime(token) {} },
+                    receiveValue: { _ in withExtendedLifetime(token) { _ = values.increment() } })
+                sink.receive(subscription: RecordingSubscription())
+                return (sink, releases, values)
+            },
+            { $0.0.cancel() },
+            { state in
+                for value in 0..<20 { _ = state.0.receive(value) }
+            },
+            check: { state in
+                XCTAssertEqual(state.1.value, 1, "the closures are let go of once, while the sink lives")
+                XCTAssertLessThanOrEqual(state.2.value, 20)
+                withExtendedLifetime(state.0) {}
+            })
+    }
 }

@@ -13,6 +13,11 @@ extension Publisher {
     /// subscriber has outstanding demand; a failure as soon as the subscriber has no
     /// outstanding demand, dropping what is still buffered. Values are delivered on the thread
     /// that sends them upstream, or on the thread that requests them.
+    ///
+    /// As in Combine: a buffer of size zero is always full, so `whenFull` sees every value
+    /// (`.dropNewest` drops them all); with `.keepFull`, the values a request delivers are asked
+    /// back of the upstream even after it completed or was cancelled for a `.customError`
+    /// overflow; and a value sent to the buffer from inside the `customError` closure traps.
     /// - Parameters:
     ///   - size: The maximum number of elements to store.
     ///   - prefetch: The strategy to initially populate the buffer.
@@ -147,7 +152,8 @@ extension Publishers.Buffer {
             let (released, step) = state.withLock { $0.receive(completion: completion) }
             _ = released
             if let step {
-                requestOwed(run(step))
+                // As in Combine, a drain the completion starts asks the upstream for nothing.
+                _ = run(step)
             }
         }
 
@@ -177,9 +183,9 @@ extension Publishers.Buffer {
                 case .deliver(let value, let downstream):
                     let more = downstream.receive(value)
                     step = state.withLock { $0.delivered(more) }
-                case .complete(let completion, let released):
+                case .complete(let completion, let released, let refill):
                     released.downstream.receive(completion: completion)
-                    return (.none, nil)
+                    return (refill, released.upstream.refillable)
                 case .idle(let owed, let upstream):
                     return (owed, upstream)
                 }

@@ -14,7 +14,12 @@
 ///   outstanding demand;
 /// - values that arrive after `.finished` (but before it is delivered) are still buffered;
 /// - a full buffer with `.customError` records the failure and cancels the upstream, but
-///   delivers nothing until the downstream next requests.
+///   delivers nothing until the downstream next requests; a value sent to the buffer from inside
+///   the `customError` closure traps (Combine's buffer makes the error under its lock, and the
+///   reentrant value crashes it);
+/// - after the upstream completed, or was cancelled for an overflow, the values delivered on a
+///   downstream request are still asked back of it (`.keepFull`), completion included, as Combine
+///   does; a request made of a completed subscription is ignored.
 @usableFromInline
 internal struct BufferState<Downstream: Subscriber> {
     @usableFromInline typealias Output = Downstream.Input
@@ -24,16 +29,18 @@ internal struct BufferState<Downstream: Subscriber> {
     internal enum Upstream {
         case awaitingSubscription
         case subscribed(any Subscription)
-        /// The upstream completed (or was cancelled for an overflow).
-        case done
+        /// The upstream completed (or was cancelled for an overflow); its subscription, when there
+        /// is one, is kept to ask for refills, as Combine does.
+        case done(refill: (any Subscription)?)
     }
 
     /// What the drain loop does next.
     @usableFromInline
     internal enum Step {
         case deliver(Output, Downstream)
-        /// Completes the downstream; everything the buffer held is released with it.
-        case complete(Subscribers.Completion<Failure>, Released)
+        /// Completes the downstream; everything the buffer held is released with it. Carries the
+        /// demand owed to the upstream for the values delivered (`.keepFull`).
+        case complete(Subscribers.Completion<Failure>, Released, refill: Subscribers.Demand)
         /// Nothing to deliver: the loop stops. Carries the demand owed to the upstream
         /// (`.keepFull`) and, when it is not `.none`, the upstream to ask.
         case idle(Subscribers.Demand, (any Subscription)?)
@@ -81,6 +88,8 @@ internal struct BufferState<Downstream: Subscriber> {
     @usableFromInline var delivering = true
     /// `.keepFull`: values delivered since the upstream was last asked for more.
     @usableFromInline var owed = 0
+    /// The `customError` closure is running, outside the lock.
+    @usableFromInline var makingError = false
 
     @inlinable
     init(
@@ -110,10 +119,13 @@ internal struct BufferState<Downstream: Subscriber> {
 
     @inlinable
     mutating func receive(_ value: Output) -> Arrival {
+        precondition(
+            !makingError, "Buffer received a value while its customError closure was making the error")
         guard let downstream, pending?.isFailure != true else { return .kept }
         if case .awaitingSubscription = upstream { return .kept }
-        if !delivering, demand > 0, storage.isEmpty {
-            // The common case of a downstream with demand: straight through, no queueing.
+        if !delivering, demand > 0, storage.isEmpty, size > 0 {
+            // The common case of a downstream with demand: straight through, no queueing. A
+            // buffer of size zero is always full, as in Combine: its policy sees every value.
             delivering = true
             return .drain(take(value, for: downstream))
         }
@@ -124,6 +136,7 @@ internal struct BufferState<Downstream: Subscriber> {
             case .dropOldest:
                 _ = storage.popFirst()
             case .customError(let makeError):
+                makingError = true
                 return .overflow(makeError)
             }
         }
@@ -136,11 +149,12 @@ internal struct BufferState<Downstream: Subscriber> {
     /// The error for a full buffer: recorded, and the upstream handed back to be cancelled.
     @inlinable
     mutating func overflowed(_ error: Failure) -> (any Subscription)? {
+        makingError = false
         guard downstream != nil, pending?.isFailure != true else { return nil }
         pending = .failure(error)
-        defer { upstream = .done }
-        if case .subscribed(let subscription) = upstream { return subscription }
-        return nil
+        guard case .subscribed(let subscription) = upstream else { return nil }
+        upstream = .done(refill: subscription)
+        return subscription
     }
 
     /// The upstream's completion: the upstream to let go of, and the loop's first step if the
@@ -153,7 +167,7 @@ internal struct BufferState<Downstream: Subscriber> {
             return (nil, nil)
         }
         pending = completion
-        upstream = .done
+        upstream = .done(refill: subscription)
         guard !delivering, demand > 0 || completion.isFailure else { return (subscription, nil) }
         delivering = true
         return (subscription, next())
@@ -187,18 +201,25 @@ internal struct BufferState<Downstream: Subscriber> {
                 return take(value, for: downstream)
             }
             if let pending {
-                return .complete(pending, terminate(downstream))
+                return complete(pending, downstream)
             }
         } else if let pending, pending.isFailure {
-            return .complete(pending, terminate(downstream))
+            return complete(pending, downstream)
         }
         delivering = false
-        guard owed > 0, case .subscribed(let subscription) = upstream else {
+        guard owed > 0, let subscription = upstream.refillable else {
             owed = 0
             return .idle(.none, nil)
         }
         defer { owed = 0 }
         return .idle(.max(owed), subscription)
+    }
+
+    /// The completion's step, with what the upstream is owed for the values delivered.
+    @inlinable
+    mutating func complete(_ completion: Subscribers.Completion<Failure>, _ downstream: Downstream) -> Step {
+        let refill = Subscribers.Demand.max(owed)
+        return .complete(completion, terminate(downstream), refill: refill)
     }
 
     @inlinable
@@ -220,7 +241,7 @@ internal struct BufferState<Downstream: Subscriber> {
     mutating func terminate(_ downstream: Downstream) -> Released {
         defer {
             self.downstream = nil
-            upstream = .done
+            upstream = .done(refill: nil)
             storage = RingBuffer()
             pending = nil
             owed = 0
@@ -234,6 +255,15 @@ extension BufferState.Upstream {
     internal var isAwaitingSubscription: Bool {
         if case .awaitingSubscription = self { return true }
         return false
+    }
+
+    /// The subscription to ask for refills: the live one, or the one kept after the end.
+    @inlinable
+    internal var refillable: (any Subscription)? {
+        switch self {
+        case .subscribed(let subscription), .done(refill: let subscription?): subscription
+        case .awaitingSubscription, .done(refill: nil): nil
+        }
     }
 }
 

@@ -21,6 +21,12 @@ extension Publishers {
     /// attached since: each one that cancels lowers it, and when it reaches zero the
     /// connection is cancelled. A subscriber that completes keeps its place in the count, as
     /// in Combine. Values are delivered on the thread that delivers them upstream.
+    ///
+    /// As in Combine, a subscriber that attaches while no connection is held yet — from inside
+    /// the first subscriber's `receive(subscription:)`, or on another thread while the first
+    /// connect is under way — connects too: the last connection made is kept, with a count of
+    /// one, and the earlier one is released without being cancelled. A connection that
+    /// completes after every subscriber has cancelled is cancelled at once.
     public class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
@@ -32,7 +38,7 @@ extension Publishers {
         public final let upstream: Upstream
 
         @usableFromInline
-        internal let connection = Locked(AutoconnectCount())
+        internal let connection = Locked(AutoconnectState())
 
         /// Creates a publisher that automatically connects to an upstream connectable publisher.
         /// - Parameter upstream: The publisher from which this publisher receives elements.
@@ -48,9 +54,9 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, parent: self))
             guard connects else { return }
             let made = upstream.connect()
-            if let unwanted = connection.withLock({ $0.connected(made) }) {
-                unwanted.cancel()
-            }
+            let (unwanted, replaced) = connection.withLock { $0.connected(made) }
+            unwanted?.cancel()
+            withExtendedLifetime(replaced) {}
         }
 
         /// One attached subscriber cancelled.
@@ -65,12 +71,19 @@ extension Publishers {
 
 /// The reference count behind ``Publishers/Autoconnect``; its methods run under the lock and
 /// call nothing.
+///
+/// `count` is Combine's reference count: every subscriber that attaches while a connection is
+/// held adds one, and every `connect()` that completes sets it to one. A subscriber that attaches
+/// while no connection is held (a connect under way included) connects again, so a subscriber
+/// attached from inside another's subscription makes a second connection that replaces the
+/// first, which is released without being cancelled: what Combine does. `live` counts the
+/// subscribers attached and not cancelled, so that a connection completed after every one of
+/// them cancelled is cancelled at once instead of being held with nobody to serve.
 @usableFromInline
-internal struct AutoconnectCount {
-    @usableFromInline var attached = 0
+internal struct AutoconnectState {
+    @usableFromInline var count = 0
+    @usableFromInline var live = 0
     @usableFromInline var connection: (any Cancellable)?
-    /// A `connect()` is under way outside the lock.
-    @usableFromInline var connecting = false
 
     @inlinable
     init() {}
@@ -78,27 +91,34 @@ internal struct AutoconnectCount {
     /// Counts a subscriber; `true` when the caller must connect.
     @inlinable
     mutating func attach() -> Bool {
-        attached += 1
-        guard connection == nil, !connecting else { return false }
-        connecting = true
-        return true
+        live += 1
+        guard connection != nil else { return true }
+        count += 1
+        return false
     }
 
-    /// Keeps the connection just made, or hands it back to be cancelled when every
-    /// subscriber cancelled while it was being made.
+    /// Keeps the connection just made with a count of one and hands back the one it replaces, to
+    /// be released outside the lock; or, when every subscriber cancelled meanwhile, hands back
+    /// the connection just made, to be cancelled.
     @inlinable
-    mutating func connected(_ made: any Cancellable) -> (any Cancellable)? {
-        connecting = false
-        guard attached > 0 else { return made }
-        connection = made
-        return nil
+    mutating func connected(
+        _ made: any Cancellable
+    ) -> (cancel: (any Cancellable)?, release: (any Cancellable)?) {
+        guard live > 0 else { return (made, nil) }
+        defer {
+            connection = made
+            count = 1
+        }
+        return (nil, connection)
     }
 
-    /// Uncounts a subscriber; returns the connection to cancel when it was the last.
+    /// Uncounts a subscriber; returns the connection to cancel when it was the last counted.
     @inlinable
     mutating func detach() -> (any Cancellable)? {
-        attached -= 1
-        guard attached == 0 else { return nil }
+        live -= 1
+        guard connection != nil else { return nil }
+        count -= 1
+        guard count <= 0 else { return nil }
         defer { connection = nil }
         return connection
     }

@@ -157,6 +157,50 @@ final class ConnectableTests: TetherTestCase {
         upstream.releaseSubscribers()
     }
 
+    func testASubscriberAttachedWhileConnectingConnectsAgainAndTheLastConnectionIsKeptAsCombineDoes() {
+        let upstream = RecordingPublisher<Int, Never>()
+        let auto = upstream.makeConnectable().autoconnect()
+        let first = RecordingSubscriber<Int, Never>()
+        let second = RecordingSubscriber<Int, Never>()
+        auto.handleEvents(receiveSubscription: { _ in auto.subscribe(second) }).subscribe(first)
+        // `second` connected first; `first`'s connection replaced it, and dropping a multicast's
+        // connection cancels it.
+        XCTAssertEqual(
+            upstream.subscriptions.map(\.events),
+            [[.requested(.unlimited), .cancelled], [.requested(.unlimited)]])
+        upstream.send(1)
+        XCTAssertEqual(first.values, [1])
+        XCTAssertEqual(second.values, [1])
+        // The kept connection counts one subscriber: the first cancel ends it.
+        first.cancel()
+        XCTAssertEqual(
+            upstream.subscriptions.map(\.events),
+            [[.requested(.unlimited), .cancelled], [.requested(.unlimited), .cancelled]])
+        second.cancel()
+        XCTAssertEqual(upstream.subscriptions.count, 2)
+        auto.subscribe(first)
+        XCTAssertEqual(upstream.subscriptions.count, 3)
+        first.cancel()
+        upstream.releaseSubscribers()
+    }
+
+    func testAConnectionMadeAfterEverySubscriberCancelledIsCancelledAtOnce() {
+        let upstream = RecordingPublisher<Int, Never>()
+        let auto = upstream.makeConnectable().autoconnect()
+        let recorder = RecordingSubscriber<Int, Never>()
+        auto.handleEvents(receiveSubscription: { $0.cancel() }).subscribe(recorder)
+        // The subject asks its upstream for nothing while it has no subscriber with demand.
+        XCTAssertEqual(upstream.subscriptions.map(\.events), [[.cancelled]])
+        let next = RecordingSubscriber<Int, Never>()
+        auto.subscribe(next)
+        XCTAssertEqual(upstream.subscriptions.count, 2)
+        next.cancel()
+        XCTAssertEqual(upstream.subscriptions.last?.events, [.requested(.unlimited), .cancelled])
+        // The cancel above went past `handleEvents`, which still holds the recorder.
+        recorder.cancel()
+        upstream.releaseSubscribers()
+    }
+
     func testAutoconnectKeepsCountingSubscribersThatCompleted() {
         let upstream = RecordingPublisher<Int, Never>()
         let subject = PassthroughSubject<Int, Never>()
