@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import Synchronization
 import TetherCore
 
 extension OperationQueue: Scheduler {
@@ -23,63 +21,50 @@ extension OperationQueue: Scheduler {
         addOperation(BlockOperation { work.run() })
     }
 
-    /// Adds the action to the queue as an operation once the specified date has passed.
+    /// Adds the action to the queue at once, as an operation that becomes ready at the specified
+    /// date, as Combine does.
+    ///
+    /// The operation is not a `BlockOperation`; it is `Cancellable`, and cancelling it (or the
+    /// queue's `cancelAllOperations()`) drops the action. Running it again does nothing.
     /// - Parameters:
     ///   - date: The earliest time to perform the action.
-    ///   - tolerance: Ignored.
+    ///   - tolerance: Ignored, as in Combine.
     ///   - options: Ignored.
     ///   - action: The action to perform.
     public func schedule(
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        let work = OneShotAction(action)
-        let queue = RunLoopAction { [self] in addOperation { work.run() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, Date().distance(to: date.date))) { queue.run() }
+        let operation = DelayReadyOperation(action)
+        addOperation(operation)
+        operation.becomeReady(at: date.date)
     }
 
-    /// Adds the action to the queue as an operation once the specified date has passed, and
-    /// then every `interval`, until cancelled.
+    /// Performs the action at the specified date, and then every `interval`, until cancelled.
+    ///
+    /// As in Combine, the queue gets at once one operation, not ready until `date`, and then one
+    /// more per run. Each run adds the next run's operation before it performs the action, and
+    /// once the action has returned sets that operation to become ready `interval` after the
+    /// run's date. Runs never overlap: the dates an action outlasts are skipped, as a run loop's
+    /// repeating timer skips them.
     /// - Parameters:
     ///   - date: The time of the first run.
     ///   - interval: The time between runs.
-    ///   - tolerance: The leeway of the timer that enqueues the operations.
+    ///   - tolerance: Ignored, as in Combine.
     ///   - options: Ignored.
     ///   - action: The action to perform.
-    /// - Returns: A cancellable that stops the repetitions.
+    /// - Returns: An `AnyCancellable` that stops the repetitions: the pending operation is
+    ///   cancelled and leaves the queue without running.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let work = OneShotAction(action)
-        let cancelled = OperationQueueCancelFlag()
-        let enqueue = RunLoopAction { [self] in
-            addOperation {
-                if !cancelled.isSet { work.runKeeping() }
-            }
-        }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.setEventHandler { enqueue.run() }
-        let delay = max(0, Date().distance(to: date.date))
-        timer.schedule(
-            deadline: .now() + delay, repeating: interval.timeInterval,
-            leeway: .nanoseconds(Int(tolerance.timeInterval * 1_000_000_000)))
-        timer.resume()
-        let source = UncheckedTimer(timer)
-        return AnyCancellable {
-            cancelled.set()
-            source.timer.cancel()
-            work.discard()
-        }
+        let repetition = OperationQueueRepetition()
+        let operation = DelayReadyOperation(
+            action, repetition: .init(queue: self, interval: interval.timeInterval, schedule: repetition))
+        _ = repetition.handOver(to: operation)
+        addOperation(operation)
+        operation.becomeReady(at: date.date)
+        return AnyCancellable(repetition)
     }
-}
-
-/// Set once a repeating operation-queue schedule is cancelled, so that operations already
-/// enqueued do nothing.
-final class OperationQueueCancelFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-
-    func set() { flag.store(true, ordering: .releasing) }
 }
