@@ -30,8 +30,9 @@ extension URLSession {
     ///
     /// Each subscription creates and resumes its own data task when the subscriber first
     /// demands a value, and only then. (Combine resumes the task again on each later request;
-    /// Tether does not put a running task through that on Linux, where FoundationNetworking's
-    /// task life cycle already has races of its own, see below.)
+    /// Tether does not, because on Linux a `resume()` that reaches the task as it completes stops
+    /// the process: FoundationNetworking traps with "Trying to access a behaviour for a task that
+    /// in not in the registry", and a later request can race with the task's completion.)
     /// When the task completes with a response, the subscriber receives the data (empty when
     /// there is none) and the response, then `.finished`; when it fails, the subscription fails
     /// with the task's `URLError` (`URLError(.unknown)` for an error of another type, or for no
