@@ -25,9 +25,9 @@ final class BufferStateTests: TetherTestCase {
             case .deliver(let value, _):
                 log.append("value \(value)")
                 step = state.delivered(answer)
-            case .complete(let completion, _, _):
+            case .complete(let completion, _):
                 log.append("complete \(completion)")
-                return log
+                step = state.next()
             case .idle(let owed, let upstream):
                 if owed > 0 { log.append("owe \(owed) to \(upstream.map { "\($0)" } ?? "nobody")") }
                 return log

@@ -193,7 +193,7 @@ final class BufferTests: TetherTestCase {
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.failure(TestError(id: 3)))])
     }
 
-    func testFailureArrivingDuringDeliveryComesAfterTheValuesStillDemanded() {
+    func testAFailureArrivingDuringABatchWithNoDemandLeftOvertakesTheRestOfItAsInCombine() {
         let upstream = RecordingPublisher<Int, TestError>()
         let recorder = RecordingSubscriber<Int, TestError>(demand: .none) { value in
             if value == 1 { upstream.send(completion: .failure(TestError(id: 5))) }
@@ -201,9 +201,88 @@ final class BufferTests: TetherTestCase {
         }
         upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
         for value in 1...4 { upstream.send(value) }
+        // The request takes 1, 2 and 3 out of the buffer at once; the failure goes down as soon as
+        // 1 has been handed over, and the rest of the batch follows it; 4 is dropped.
         recorder.request(.max(3))
         XCTAssertEqual(
-            recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.failure(TestError(id: 5)))])
+            recorder.events, [.subscription, .value(1), .completion(.failure(TestError(id: 5))), .value(2), .value(3)])
+        upstream.releaseSubscribers()
+    }
+
+    func testAFailureArrivingDuringABatchAfterAValueWithDemandLeftWaitsForThatValue() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .none) { value in
+            if value == 1 {
+                upstream.send(7)
+                upstream.send(completion: .failure(TestError(id: 5)))
+            }
+            return .none
+        }
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+        for value in 1...2 { upstream.send(value) }
+        // Demand is left after the batch and 7 is buffered when the failure comes: it waits for
+        // the buffered value, and values keep their order (Combine would hand 7 over at once,
+        // nested, then the failure, then 2).
+        recorder.request(.max(5))
+        XCTAssertEqual(
+            recorder.events, [.subscription, .value(1), .value(2), .value(7), .completion(.failure(TestError(id: 5)))])
+        upstream.releaseSubscribers()
+    }
+
+    func testAFinishArrivingDuringABatchThatEmptiedTheBufferWithDemandLeftOvertakesItAsInCombine() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .none) { value in
+            if value == 1 { upstream.send(completion: .finished) }
+            return .none
+        }
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+        for value in 1...2 { upstream.send(value) }
+        recorder.request(.max(5))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished), .value(2)])
+        upstream.releaseSubscribers()
+    }
+
+    func testAValueArrivingDuringABatchComesAfterItAndACancelDropsTheRestOfTheBatch() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        var subscription: (any Subscription)?
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .none) { value in
+            if value == 1 { upstream.send(9) }
+            if value == 9 { subscription?.cancel() }
+            return .none
+        }
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+        subscription = recorder.subscription
+        for value in 1...3 { upstream.send(value) }
+        recorder.request(.max(5))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .value(9)])
+        recorder.request(.max(5))
+        upstream.send(4)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .value(3), .value(9)])
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.unlimited), .cancelled])
+        subscription = nil
+        // The cancel above went past the recorder, which still holds the subscription.
+        recorder.cancel()
+        upstream.releaseSubscribers()
+    }
+
+    func testTheDemandABatchReturnsCountsOnceTheBatchIsDone() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        var seen: [String] = []
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .none) { value in
+            if value == 1 {
+                // Nothing is left beyond the batch: with the demand value 1 returns not yet
+                // counted, this failure overtakes the batch.
+                upstream.send(completion: .failure(TestError(id: 3)))
+            }
+            seen.append("\(value)")
+            return .max(1)
+        }
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+        for value in 1...3 { upstream.send(value) }
+        recorder.request(.max(2))
+        XCTAssertEqual(
+            recorder.events, [.subscription, .value(1), .completion(.failure(TestError(id: 3))), .value(2)])
+        XCTAssertEqual(seen, ["1", "2"])
         upstream.releaseSubscribers()
     }
 

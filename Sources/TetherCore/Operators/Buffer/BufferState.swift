@@ -6,6 +6,10 @@
 /// only change the state, and the loop picks them up. It starts set, because the first thing
 /// delivered downstream is the subscription.
 ///
+/// Like Combine's, a drain takes out of the buffer at once as many values as the downstream has
+/// demand for (a batch, `taken`), hands them over one by one, and adds the demand they return
+/// when the batch is done.
+///
 /// Combine's rules, kept here:
 /// - with `.keepFull`, each value delivered downstream is owed to the upstream as one more
 ///   element of demand;
@@ -13,6 +17,13 @@
 ///   is still buffered; `.finished` waits until the buffer is empty *and* the downstream has
 ///   outstanding demand;
 /// - values that arrive after `.finished` (but before it is delivered) are still buffered;
+/// - a completion that arrives while a batch is handed over overtakes the rest of the batch when
+///   Combine's buffer would deliver it at once (its drain runs again, nested, with the batch
+///   already out of the buffer): a failure when no demand is left beyond the batch, `.finished`
+///   when demand is left and nothing more is buffered; the rest of the batch follows it, as in
+///   Combine. (Combine also delivers a value that arrives during a batch, with demand left, ahead
+///   of the rest of the batch; Tether keeps values in order. A cancel drops the rest of the batch,
+///   where Combine delivers it.)
 /// - a full buffer with `.customError` records the failure and cancels the upstream, but
 ///   delivers nothing until the downstream next requests; a value sent to the buffer from inside
 ///   the `customError` closure traps (Combine's buffer makes the error under its lock, and the
@@ -38,9 +49,9 @@ internal struct BufferState<Downstream: Subscriber> {
     @usableFromInline
     internal enum Step {
         case deliver(Output, Downstream)
-        /// Completes the downstream; everything the buffer held is released with it. Carries the
-        /// demand owed to the upstream for the values delivered (`.keepFull`).
-        case complete(Subscribers.Completion<Failure>, Released, refill: Subscribers.Demand)
+        /// Completes the downstream; everything the buffer held is released with it. The loop
+        /// goes on: the rest of a batch the completion overtook follows it.
+        case complete(Subscribers.Completion<Failure>, Released)
         /// Nothing to deliver: the loop stops. Carries the demand owed to the upstream
         /// (`.keepFull`) and, when it is not `.none`, the upstream to ask.
         case idle(Subscribers.Demand, (any Subscription)?)
@@ -88,6 +99,15 @@ internal struct BufferState<Downstream: Subscriber> {
     @usableFromInline var delivering = true
     /// `.keepFull`: values delivered since the upstream was last asked for more.
     @usableFromInline var owed = 0
+    /// The batch in hand: values taken out of `storage` for demand already counted, still to
+    /// hand over.
+    @usableFromInline var taken = RingBuffer<Output>()
+    /// The demand the values of the batch returned so far.
+    @usableFromInline var returnedDuringBatch = Subscribers.Demand.none
+    /// Where the rest of a batch goes once a completion overtook it.
+    @usableFromInline var batchDownstream: Downstream?
+    /// A completion that overtakes the rest of the batch, delivered at the loop's next step.
+    @usableFromInline var overtaking: Subscribers.Completion<Failure>?
     /// The `customError` closure is running, outside the lock.
     @usableFromInline var makingError = false
 
@@ -168,6 +188,9 @@ internal struct BufferState<Downstream: Subscriber> {
         }
         pending = completion
         upstream = .done(refill: subscription)
+        if delivering, !taken.isEmpty, demand > 0 ? storage.isEmpty : completion.isFailure {
+            overtaking = completion
+        }
         guard !delivering, demand > 0 || completion.isFailure else { return (subscription, nil) }
         delivering = true
         return (subscription, next())
@@ -186,25 +209,38 @@ internal struct BufferState<Downstream: Subscriber> {
     /// A value was delivered and the downstream returned `more`.
     @inlinable
     mutating func delivered(_ more: Subscribers.Demand) -> Step {
-        demand += more
+        returnedDuringBatch += more
         return next()
     }
 
+    /// The loop's next step: a completion that overtook the batch, the rest of the batch, then
+    /// Combine's drain: a new batch, the completion, or idle with what the upstream is owed.
     @inlinable
     mutating func next() -> Step {
-        guard let downstream else {
-            delivering = false
-            return .idle(.none, nil)
+        if let completion = overtaking, let downstream {
+            overtaking = nil
+            batchDownstream = downstream
+            return .complete(completion, terminate(downstream))
         }
-        if demand > 0 {
-            if let value = storage.popFirst() {
-                return take(value, for: downstream)
+        if let value = taken.popFirst(), let target = downstream ?? batchDownstream {
+            if keepFull { owed += 1 }
+            return .deliver(value, target)
+        }
+        batchDownstream = nil
+        demand += returnedDuringBatch
+        returnedDuringBatch = .none
+        if let downstream {
+            if demand > 0 {
+                if !storage.isEmpty {
+                    takeBatch()
+                    return next()
+                }
+                if let pending {
+                    return .complete(pending, terminate(downstream))
+                }
+            } else if let pending, pending.isFailure {
+                return .complete(pending, terminate(downstream))
             }
-            if let pending {
-                return complete(pending, downstream)
-            }
-        } else if let pending, pending.isFailure {
-            return complete(pending, downstream)
         }
         delivering = false
         guard owed > 0, let subscription = upstream.refillable else {
@@ -215,13 +251,17 @@ internal struct BufferState<Downstream: Subscriber> {
         return .idle(.max(owed), subscription)
     }
 
-    /// The completion's step, with what the upstream is owed for the values delivered.
+    /// Takes out of the buffer as many values as the downstream has demand for.
     @inlinable
-    mutating func complete(_ completion: Subscribers.Completion<Failure>, _ downstream: Downstream) -> Step {
-        let refill = Subscribers.Demand.max(owed)
-        return .complete(completion, terminate(downstream), refill: refill)
+    mutating func takeBatch() {
+        while demand > 0, let value = storage.popFirst() {
+            taken.append(value)
+            demand -= 1
+        }
     }
 
+    /// A batch of the one value that arrived while the downstream had demand and nothing was
+    /// buffered: straight through, no queueing.
     @inlinable
     mutating func take(_ value: Output, for downstream: Downstream) -> Step {
         demand -= 1
@@ -230,21 +270,28 @@ internal struct BufferState<Downstream: Subscriber> {
     }
 
     /// The downstream cancelled: what to release, and the upstream to cancel, if still live.
+    /// The rest of a batch in hand is dropped, and nothing more is asked of the upstream.
     @inlinable
     mutating func cancel() -> Released? {
         // As in Combine, a cancel before the upstream's subscription is ignored.
         guard let downstream, !upstream.isAwaitingSubscription else { return nil }
-        return terminate(downstream)
+        let released = terminate(downstream)
+        upstream = .done(refill: nil)
+        taken = RingBuffer()
+        overtaking = nil
+        owed = 0
+        return released
     }
 
+    /// Ends the stream for a completion: the upstream's subscription is kept for the refill of
+    /// what is delivered, and the rest of an overtaken batch still goes down.
     @inlinable
     mutating func terminate(_ downstream: Downstream) -> Released {
         defer {
             self.downstream = nil
-            upstream = .done(refill: nil)
+            upstream = .done(refill: upstream.refillable)
             storage = RingBuffer()
             pending = nil
-            owed = 0
         }
         return Released(downstream: downstream, upstream: upstream, storage: storage)
     }
