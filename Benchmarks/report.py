@@ -41,6 +41,7 @@ SCENARIOS = [
     ("Rx CombineLatestCreating", "setup"),
     ("merge of two subjects, send", "operator"),
     ("zip of two subjects, send pair", "operator"),
+    ("PassthroughSubject.buffer, 4 sends then request(.max(4)), per value", "operator"),
     ("Sequence.scan.removeDuplicates.sink", "operator"),
     ("receive(on: ImmediateScheduler), send", "operator"),
     ("receive(on: DispatchQueue), 1000 values", "operator"),

@@ -48,6 +48,8 @@ enum Catalog {
     static let passthroughOne = Scenario(name: "PassthroughSubject.send, 1 sink", operations: 1_000)
     static let passthroughTen = Scenario(name: "PassthroughSubject.send, 10 sinks", operations: 1_000)
     static let currentValueMap = Scenario(name: "CurrentValueSubject.map.sink send", operations: 1_000)
+    static let subjectBufferBatches = Scenario(
+        name: "PassthroughSubject.buffer, 4 sends then request(.max(4)), per value", operations: 1_000)
 
     // Setup costs: no raw floor.
     static let justMapSink = Scenario(name: "Just.map.sink create+cancel", operations: 1_000)

@@ -80,6 +80,27 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(tally.sum)
     }
 
+    // A subject behind a buffer, read in batches: four sends wait in the buffer, then one
+    // request(.max(4)) hands them over as a batch. Per value; subscription made outside.
+    Catalog.subjectBufferBatches.register { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let reader = BatchReader()
+        subject.buffer(size: 16, prefetch: .byRequest, whenFull: .dropOldest).subscribe(reader)
+        var waiting = 0
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            subject.send(value)
+            waiting += 1
+            if waiting == 4 {
+                reader.subscription?.request(.max(4))
+                waiting = 0
+            }
+        }
+        benchmark.stopMeasurement()
+        reader.subscription?.cancel()
+        blackHole(reader.sum)
+    }
+
     #if HAS_JUST
     // Just(x).map.sink made and cancelled: the cost of setting a chain up and tearing it down.
     // Written as users write it, so each library's own `Just.map` overload is the one measured.
@@ -309,6 +330,28 @@ where P.Output == Int, P.Failure == Never {
 func subscribeGenerically<P: Publisher>(_ upstream: P, _ subscriber: OneAtATime)
 where P.Output == Int, P.Failure == Never {
     upstream.subscribe(subscriber)
+}
+
+/// A subscriber that asks for nothing itself: the scenario requests through `subscription`.
+final class BatchReader: Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+
+    var subscription: (any Subscription)?
+    var sum = 0
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        sum &+= input
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        subscription = nil
+    }
 }
 
 /// A subscriber that keeps exactly one value of demand outstanding.

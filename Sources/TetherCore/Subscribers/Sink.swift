@@ -106,13 +106,12 @@ extension Subscribers {
             // flight that will release them).
             guard gate.enterEvenBeforeSubscription() else { return }
             gate.stopFromSerialPath()
-            let (receiveValue, receiveCompletion) = (onValue, onCompletion)
+            let receiveCompletion = onCompletion
             releaseClosures()
             // The subscription is released after the lock.
-            let previous = status.withLock(Status.end)
+            _ = status.withLock(Status.end)
             receiveCompletion?(completion)
             termination.fire()
-            withExtendedLifetime((receiveValue, previous)) {}
         }
 
         /// Cancels the subscription, once, and lets go of the closures; later calls do nothing.
