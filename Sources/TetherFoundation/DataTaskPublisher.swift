@@ -29,10 +29,10 @@ extension URLSession {
     /// A publisher that delivers the results of performing URL session data tasks.
     ///
     /// Each subscription creates and resumes its own data task when the subscriber first
-    /// demands a value, and only then. (Combine resumes the task again on each later request;
-    /// Tether does not, because on Linux a `resume()` that reaches the task as it completes stops
-    /// the process: FoundationNetworking traps with "Trying to access a behaviour for a task that
-    /// in not in the registry", and a later request can race with the task's completion.)
+    /// demands a value, and resumes it again on each later request, as Combine does. On Linux
+    /// the task is resumed once only: there a `resume()` that reaches the task as it completes
+    /// stops the process (FoundationNetworking traps with "Trying to access a behaviour for a
+    /// task that in not in the registry"), and a later request can race with the completion.
     /// When the task completes with a response, the subscriber receives the data (empty when
     /// there is none) and the response, then `.finished`; when it fails, the subscription fails
     /// with the task's `URLError` (`URLError(.unknown)` for an error of another type, or for no
@@ -123,14 +123,30 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
 
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: URLSession.DataTaskPublisher was asked for .none")
-        let starts = state.withLock { state -> Bool in
-            guard state.downstream != nil else { return false }
+        let (starts, running) = state.withLock { state -> (Bool, URLSessionDataTask?) in
+            guard state.downstream != nil else { return (false, nil) }
             state.demand += demand
-            guard case .notStarted = state.task else { return false }
-            state.task = .starting
-            return true
+            switch state.task {
+            case .notStarted:
+                state.task = .starting
+                return (true, nil)
+            case .running(let task):
+                return (false, task)
+            case .starting, .ended:
+                return (false, nil)
+            }
         }
-        guard starts else { return }
+        guard starts else {
+            #if !canImport(FoundationNetworking)
+            // As in Combine, each later request resumes the task again (Foundation ignores the
+            // resume of a running or finished task). FoundationNetworking stops the process when
+            // a resume meets the task's completion, so on Linux the task is resumed once.
+            running?.resume()
+            #else
+            _ = running
+            #endif
+            return
+        }
         let receiver: any DataTaskCompletionReceiver = self
         let task = publisher.session.dataTask(with: publisher.request) { data, response, error in
             receiver.complete(data: data, response: response, error: error)

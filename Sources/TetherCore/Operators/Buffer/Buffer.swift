@@ -96,7 +96,7 @@ extension Publishers {
 extension Publishers.Buffer {
     /// The subscription: a ``BufferState`` under a lock, and the drain loop that performs it.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, SpecializedControl,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
         @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
@@ -112,12 +112,18 @@ extension Publishers.Buffer {
         @usableFromInline
         internal let subscriber: Downstream
 
+        /// `request` and `cancel` run specialised through it (see ``ControlSignal``): a subscriber
+        /// reading the buffer request by request drains it from there.
+        @usableFromInline
+        internal let control: (AnyObject, ControlSignal) -> Void
+
         @inlinable
         internal init(
             downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
             whenFull: Publishers.BufferingStrategy<Failure>
         ) {
             subscriber = downstream
+            control = Inner.controlEntry
             state = Locked(State(downstream: downstream, size: size, prefetch: prefetch, whenFull: whenFull))
             Ledger.enter(self)
         }
@@ -169,13 +175,23 @@ extension Publishers.Buffer {
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
+            control(self, .request(demand))
+        }
+
+        @inlinable
+        internal func cancel() {
+            control(self, .cancel)
+        }
+
+        @inlinable
+        internal func requestNow(_ demand: Subscribers.Demand) {
             if let step = state.withLock({ $0.request(demand) }) {
                 requestOwed(run(step))
             }
         }
 
         @inlinable
-        internal func cancel() {
+        internal func cancelNow() {
             guard let released = state.withLock({ $0.cancel() }) else { return }
             if case .subscribed(let upstream) = released.upstream {
                 upstream.cancel()
