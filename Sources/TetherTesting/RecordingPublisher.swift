@@ -19,6 +19,8 @@ public enum SubscriptionEvent: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A subscription that records every request and cancel, for tests of operators and subscribers.
+///
+/// `@unchecked Sendable`: its log is under its lock.
 public final class RecordingSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
     private let log = Locked([SubscriptionEvent]())
 
@@ -54,6 +56,8 @@ public final class RecordingSubscription: Subscription, CustomStringConvertible,
 /// A publisher under the test's control: it hands each subscriber a ``RecordingSubscription``
 /// and sends exactly what the test tells it to, ignoring demand, so tests can drive an operator
 /// or subscriber through any sequence of signals and see what it asked upstream.
+///
+/// `@unchecked Sendable`: its subscribers are under its lock.
 public final class RecordingPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
     private struct Attached {
         var subscriber: AnySubscriber<Output, Failure>

@@ -13,6 +13,8 @@
 /// token's deinit cancels, which breaks the relay↔subscription cycle when a loop is left early.
 /// Cancelling (the relay itself, or the task of any waiting caller) ends every waiting call
 /// with `nil`.
+///
+/// `@unchecked Sendable`: its state lives under its lock; the name is immutable.
 @usableFromInline
 internal final class IterationSubscriber<Output, Failure: Error>: Subscriber, Cancellable,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,

@@ -5,6 +5,8 @@
 /// without a limit it requests `.unlimited` and keeps everything until the completion. When the
 /// caller's task is cancelled (and the caller allows it), the subscription is cancelled and the
 /// caller gets `CancellationError`.
+///
+/// `@unchecked Sendable`: its state lives under its lock; `firstOnly` is immutable.
 @usableFromInline
 package final class ValueAwaiter<Input, Failure: Error>: Subscriber, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable

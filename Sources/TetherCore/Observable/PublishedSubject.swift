@@ -145,6 +145,9 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked S
 /// It holds the subject weakly, so the upstream never keeps the property (or its owner)
 /// alive; the subject holds the upstream subscription, so the subscription lives exactly as
 /// long as the property. An upstream that finishes is forgotten by the subject.
+///
+/// `@unchecked Sendable`: the subject is a weak reference written only by `init` (weak loads are
+/// thread-safe), and the upstream's identifier lives under its lock.
 @usableFromInline
 internal final class PublishedSubscriber<Value>: Subscriber, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable

@@ -12,6 +12,10 @@
 /// completion goes downstream once only. A cancel cancels whichever source is subscribed; one
 /// made while the replacement is being subscribed is ignored. A second failure after the
 /// handler ran traps. Before the upstream's subscription, a completion is ignored.
+///
+/// `@unchecked Sendable`: its state lives in `state`, under its lock; the downstream, the recovery
+/// and the name are immutable, and the downstream is called only on the signal paths the state
+/// names, one at a time.
 @usableFromInline
 internal final class CatchSubscription<Downstream: Subscriber, Recovery>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable

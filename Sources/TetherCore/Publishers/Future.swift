@@ -82,6 +82,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
 extension Future {
     /// One subscriber's subscription: it waits for both the outcome and (for a value) demand.
+    ///
+    /// `@unchecked Sendable`: its state lives under its lock and `cancelled` is atomic.
     private final class Inner<Downstream: Subscriber>: FutureConduit, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {

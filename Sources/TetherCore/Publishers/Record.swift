@@ -114,6 +114,9 @@ extension Record {
     /// The playback subscription, with the drain loop of ``Publishers/Sequence``: whoever finds
     /// the cursor parked delivers until the demand it took is spent, while requests arriving
     /// meanwhile only add to `pending`. Delivery never recurses and never overlaps.
+    ///
+    /// `@unchecked Sendable`: its state lives under its lock, `cancelled` is atomic, and the
+    /// recording is immutable.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable

@@ -5,6 +5,9 @@
 /// subscriber that had no demand when a value was sent receives the latest value once it asks.
 /// Calling ``send(_:)`` also updates ``value``, and setting ``value`` sends it. After completion
 /// neither changes anything.
+///
+/// `@unchecked Sendable`: its value and subscriptions live in `state`, touched only under its lock;
+/// the control entry is an immutable closure.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent,
     @unchecked Sendable
 {

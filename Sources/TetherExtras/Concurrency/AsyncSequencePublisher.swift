@@ -53,6 +53,9 @@ extension Publishers {
 
 extension Publishers.AsyncSequencePublisher {
     /// One subscription: a task that pulls one element per unit of demand.
+    ///
+    /// `@unchecked Sendable`: its subscriber, demand and task live in `state`, under its lock;
+    /// `sequence` is only read, to start the one task that iterates it.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, TaskDriven, @unchecked Sendable

@@ -14,6 +14,9 @@ extension Subscribers {
     /// the closure is isolated to an actor; calls never overlap, and the completion closure runs
     /// after the last value's call has returned. ``cancel()`` cancels the subscription and the
     /// running task, and releases both closures.
+    ///
+    /// `@unchecked Sendable`: its closures, status and running task live in `state`, touched only
+    /// under its lock.
     public final class AsyncSink<Input: Sendable, Failure: Error>: Subscriber, Cancellable,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, TaskDriven,
         @unchecked Sendable

@@ -39,6 +39,8 @@ extension Lifetime {
 }
 
 extension Lifetime.EndedPublisher {
+    /// `@unchecked Sendable`: its subscriber and everything else it changes live in `state`,
+    /// touched only under its lock.
     private final class EndedSubscription<Downstream: Subscriber>: Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Void, Downstream.Failure == Never {

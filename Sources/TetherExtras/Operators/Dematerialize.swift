@@ -42,6 +42,9 @@ extension Publishers {
 extension Publishers.Dematerialize {
     /// The upstream's subscriber and the downstream's subscription: it ends the stream on the
     /// first completion event.
+    ///
+    /// `@unchecked Sendable`: its subscriber and upstream live in `link`, touched only under its
+    /// lock.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,

@@ -48,6 +48,9 @@ extension Publishers {
 extension Publishers.Materialize {
     /// The upstream's subscriber and the downstream's subscription: it counts the downstream's
     /// demand, so that the completion event goes out only when there is demand for it.
+    ///
+    /// `@unchecked Sendable`: its subscriber, upstream, demand and completion live in `state`,
+    /// touched only under its lock.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,

@@ -153,6 +153,9 @@ public enum SubscriberConformance {
 
 /// The subscription ``SubscriberConformance`` hands out: it records demand and cancellation
 /// and checks how the subscriber calls it.
+///
+/// `@unchecked Sendable`: its state is under its lock, `callers` is atomic, and the log guards
+/// itself.
 final class InstrumentedSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
     private struct State {
         var totalDemand = Subscribers.Demand.none

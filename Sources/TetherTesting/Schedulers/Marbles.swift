@@ -101,6 +101,9 @@ public struct MarbleSubscriptionEvent: Equatable, Sendable, CustomStringConverti
 /// the diagram's events at its ticks, counted from the moment it subscribed. Values that find no
 /// outstanding demand are dropped, as a subject drops them. Requests and cancels are recorded
 /// with their tick, in ``subscriptionEvents``.
+///
+/// `@unchecked Sendable`: the timeline is immutable, the log is under its mutex, and the scheduler
+/// guards itself.
 public final class MarblePublisher<Output, Failure: Error, Time: Strideable, Options>: Publisher, @unchecked Sendable
 where Time.Stride: SchedulerTimeIntervalConvertible {
     private let timeline: [(tick: Int, events: [MarbleEvent<Output, Failure>])]
@@ -136,6 +139,8 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
         log.withLock { $0.value.append(MarbleSubscriptionEvent(tick: tick, event: event)) }
     }
 
+    /// `@unchecked Sendable`: its state is under its mutex; the publisher is a weak reference (weak
+    /// loads are thread-safe).
     private final class Player: Subscription, CustomStringConvertible, @unchecked Sendable {
         private struct State {
             var downstream: AnySubscriber<Output, Failure>?
@@ -213,6 +218,8 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
 
 /// A subscriber that records what it receives on a ``TestScheduler``'s ticks, to compare with a
 /// marble diagram.
+///
+/// `@unchecked Sendable`: its state is under its mutex; the rest is immutable.
 public final class MarbleRecording<Input, Failure: Error, Time: Strideable, Options>: Subscriber, Cancellable,
     @unchecked Sendable
 where Time.Stride: SchedulerTimeIntervalConvertible {

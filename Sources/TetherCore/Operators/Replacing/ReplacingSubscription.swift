@@ -16,6 +16,9 @@ import Synchronization
 ///
 /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
 /// comes before the upstream's subscription is ignored.
+///
+/// `@unchecked Sendable`: its link, demand and cancel flag are under a lock or atomic; `sawValue`
+/// is read and written on the upstream's serial signal path only; the rest is immutable.
 @usableFromInline
 internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,

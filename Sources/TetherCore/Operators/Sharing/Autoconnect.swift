@@ -168,6 +168,8 @@ extension Publishers.Autoconnect {
 /// first `cancel` also lowers the autoconnect's count. As in Combine, every `cancel` (a repeated
 /// one too) is passed on to the upstream's subscription, and the subscription describes and
 /// identifies itself as the upstream's.
+///
+/// `@unchecked Sendable`: `detach` lives under its lock; everything else is immutable.
 @usableFromInline
 internal final class AutoconnectSubscription: Subscription, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable

@@ -94,6 +94,9 @@ extension Publishers.Delay {
     /// subscription holds the subscriber for its whole life (the line's own reference, which
     /// says whether the stream is live, goes at the end), and it has no description or mirror
     /// of its own.
+    ///
+    /// `@unchecked Sendable`: the upstream's status lives in `upstream` (its own lock), what goes
+    /// downstream goes through `line`; the rest is immutable.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {

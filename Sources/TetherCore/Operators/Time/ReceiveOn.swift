@@ -72,6 +72,9 @@ extension Publishers.ReceiveOn {
     /// As in Combine, each scheduled action holds the subscription until it has run, and the
     /// subscription holds the subscriber for its whole life; the line's own reference, which
     /// says whether the stream is live, goes at the end.
+    ///
+    /// `@unchecked Sendable`: the upstream's status lives in `upstream` (its own lock), what goes
+    /// downstream goes through `line`; the rest is immutable.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
