@@ -121,7 +121,7 @@ where
             return .none
         }
         if let index = withMachine({ $0.reserve() }) {
-            publisher.subscribe(Child(storage: self, index: index))
+            publisher.subscribe(Side(storage: self, index: index))
         }
         return .none
     }
@@ -183,7 +183,7 @@ where
     // MARK: Inners
 
     @inlinable
-    internal func childReceive(_ index: Int, subscription: any Subscription) {
+    internal func innerReceive(_ index: Int, subscription: any Subscription) {
         switch withMachine({ $0.innerSubscribed(index, subscription) }) {
         case nil:
             subscription.cancel()
@@ -193,7 +193,7 @@ where
     }
 
     @inlinable
-    internal func childReceive(_ index: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
+    internal func innerReceive(_ index: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
         switch withMachine({ $0.innerValue(index, value) }) {
         case .drop, .buffered:
             return .none
@@ -209,7 +209,7 @@ where
     }
 
     @inlinable
-    internal func childReceive(_ index: Int, completion: Subscribers.Completion<NewPublisher.Failure>) {
+    internal func innerReceive(_ index: Int, completion: Subscribers.Completion<NewPublisher.Failure>) {
         switch completion {
         case .finished:
             if settled(withMachine { $0.finishInnerQuietly(index) }) { return }
@@ -306,7 +306,7 @@ where
 extension FlattenStorage {
     /// The subscriber attached to one inner publisher: a value that names its slot.
     @usableFromInline
-    internal struct Child: Subscriber, CustomStringConvertible, CustomReflectable,
+    internal struct Side: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     {
         @usableFromInline typealias Input = NewPublisher.Output
@@ -324,17 +324,17 @@ extension FlattenStorage {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            storage.childReceive(index, subscription: subscription)
+            storage.innerReceive(index, subscription: subscription)
         }
 
         @inlinable
         func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-            storage.childReceive(index, input)
+            storage.innerReceive(index, input)
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            storage.childReceive(index, completion: completion)
+            storage.innerReceive(index, completion: completion)
         }
 
         @usableFromInline var description: String { "\(storage.name)" }
