@@ -131,20 +131,21 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
                 state.task = .starting
                 return (true, nil)
             case .running(let task):
+                // As in Combine, each later request resumes the task again (Foundation ignores
+                // the resume of a running or finished task). FoundationNetworking stops the
+                // process when a resume meets the task's completion, so on Linux the task is
+                // resumed once.
+                #if canImport(FoundationNetworking)
+                return (false, nil)
+                #else
                 return (false, task)
+                #endif
             case .starting, .ended:
                 return (false, nil)
             }
         }
         guard starts else {
-            #if !canImport(FoundationNetworking)
-            // As in Combine, each later request resumes the task again (Foundation ignores the
-            // resume of a running or finished task). FoundationNetworking stops the process when
-            // a resume meets the task's completion, so on Linux the task is resumed once.
             running?.resume()
-            #else
-            _ = running
-            #endif
             return
         }
         let receiver: any DataTaskCompletionReceiver = self

@@ -54,9 +54,9 @@ extension Publishers {
             upstream.subscribe(Inner(downstream: subscriber, parent: self))
             guard connects else { return }
             let made = upstream.connect()
-            let (unwanted, replaced) = connection.withLock { $0.connected(made) }
+            // A connection this one replaces is released here, after the lock, without a cancel.
+            let (unwanted, _) = connection.withLock { $0.connected(made) }
             unwanted?.cancel()
-            withExtendedLifetime(replaced) {}
         }
 
         /// One attached subscriber cancelled.
