@@ -108,11 +108,11 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
     where Competitor.Output == Downstream.Input, Competitor.Failure == Downstream.Failure {
         let open = state.withLock { !$0.over && $0.winner == nil }
         guard open else { return }
-        competitor.receive(subscriber: AmbSide(storage: self, index: index))
+        competitor.receive(subscriber: Side(self, index: index))
     }
 
     @inlinable
-    internal func attach(_ index: Int, _ subscription: any Subscription) {
+    internal func sideReceive(_ index: Int, subscription: any Subscription) {
         let demand = state.withLock { state -> Subscribers.Demand? in
             guard !state.over, index < state.competitors.count,
                 case .awaitingSubscription = state.competitors[index]
@@ -130,7 +130,7 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
     }
 
     @inlinable
-    internal func receive(_ index: Int, _ input: Downstream.Input) -> Subscribers.Demand {
+    internal func sideReceive(_ index: Int, _ input: Downstream.Input) -> Subscribers.Demand {
         switch state.withLock({ $0.claim(index) }) {
         case .drop:
             return .none
@@ -149,7 +149,7 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
     }
 
     @inlinable
-    internal func complete(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
+    internal func sideReceive(_ index: Int, completion: Subscribers.Completion<Downstream.Failure>) {
         let losers = state.withLock { state -> [any Subscription]? in
             switch state.claim(index) {
             case .drop:
@@ -215,36 +215,6 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
     internal var playgroundDescription: Any { description }
 }
 
-/// What an amb hands each competitor: a value-type relay that tags signals with its position.
-@usableFromInline
-internal struct AmbSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-    @usableFromInline typealias Input = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline let storage: AmbSubscription<Downstream>
-    @usableFromInline let index: Int
-    @usableFromInline let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    init(storage: AmbSubscription<Downstream>, index: Int) {
-        self.storage = storage
-        self.index = index
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        storage.attach(index, subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        storage.receive(index, input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        storage.complete(index, completion)
-    }
-
-    @usableFromInline var description: String { "Amb" }
+extension AmbSubscription: SideOwner {
+    @usableFromInline internal var sideDescription: String { "Amb" }
 }

@@ -39,11 +39,11 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
     @inlinable
     internal func subscribe<Upstream: Publisher>(_ upstream: Upstream, at index: Int)
     where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
-        upstream.subscribe(MergeSide(storage: self, index: index))
+        upstream.subscribe(Side(self, index: index))
     }
 
     @inlinable
-    internal func attach(_ index: Int, _ subscription: any Subscription) {
+    internal func sideReceive(_ index: Int, subscription: any Subscription) {
         if let demand = machine.withLock({ $0.attach(index, subscription) }) {
             subscription.request(demand)
         } else {
@@ -52,7 +52,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
     }
 
     @inlinable
-    internal func receive(_ index: Int, _ input: Downstream.Input) -> Subscribers.Demand {
+    internal func sideReceive(_ index: Int, _ input: Downstream.Input) -> Subscribers.Demand {
         let arrival = machine.withLock { $0.receive(index, input) }
         guard case .deliverNow(let refill) = arrival, let downstream else { return .none }
         let more = downstream.receive(input)
@@ -64,7 +64,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
     }
 
     @inlinable
-    internal func complete(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
+    internal func sideReceive(_ index: Int, completion: Subscribers.Completion<Downstream.Failure>) {
         let (others, step) = machine.withLock { $0.complete(index, completion.eraseError()) }
         for subscription in others { subscription.cancel() }
         drain(step)
@@ -122,43 +122,11 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
     internal var playgroundDescription: Any { description }
 }
 
-/// What a merge hands each upstream: a value-type relay that tags signals with the upstream's
-/// position.
-@usableFromInline
-internal struct MergeSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible
-{
-    @usableFromInline typealias Input = Downstream.Input
-    @usableFromInline typealias Failure = Downstream.Failure
+extension MergeSubscription: SideOwner {
+    @usableFromInline internal var sideDescription: String { "Merge" }
 
-    @usableFromInline let storage: MergeSubscription<Downstream>
-    @usableFromInline let index: Int
-    @usableFromInline let combineIdentifier = CombineIdentifier()
-
-    @inlinable
-    init(storage: MergeSubscription<Downstream>, index: Int) {
-        self.storage = storage
-        self.index = index
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        storage.attach(index, subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        storage.receive(index, input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        storage.complete(index, completion)
-    }
-
-    @usableFromInline var description: String { "Merge" }
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["index": index]) }
-    @usableFromInline var playgroundDescription: Any { description }
+    @usableFromInline
+    internal func sideMirrorChildren(_ index: Int) -> KeyValuePairs<String, Any> { ["index": index] }
 }
 
 extension Subscribers.Completion where Failure == any Error {
