@@ -115,7 +115,7 @@ extension Publishers {
 }
 
 extension Publishers.FlatMapFirst {
-    /// The subscription: the upstream's subscriber, and (through ``InnerSide``) each inner
+    /// The subscription: the upstream's subscriber, and (through a ``Side``) each inner
     /// publisher's.
     ///
     /// Calls out are never made under the lock. Only the active inner publisher delivers values,
@@ -211,7 +211,7 @@ extension Publishers.FlatMapFirst {
                 return state.transform
             }
             guard let transform else { return .none }
-            transform(input).receive(subscriber: InnerSide(owner: self))
+            transform(input).receive(subscriber: Side(self))
             return .none
         }
 
@@ -245,7 +245,7 @@ extension Publishers.FlatMapFirst {
         }
 
         @inlinable
-        internal func receiveInner(subscription: any Subscription) {
+        internal func sideReceive(_: Int, subscription: any Subscription) {
             let demand = state.withLock { state -> Subscribers.Demand? in
                 guard state.downstream != nil, state.inner == nil else { return nil }
                 state.inner = subscription
@@ -261,7 +261,7 @@ extension Publishers.FlatMapFirst {
         }
 
         @inlinable
-        internal func receiveInner(_ input: Output) -> Subscribers.Demand {
+        internal func sideReceive(_: Int, _ input: Output) -> Subscribers.Demand {
             let downstream = state.withLock { state -> Downstream? in
                 guard let downstream = state.downstream else { return nil }
                 if state.demand > 0 { state.demand -= 1 }
@@ -285,7 +285,7 @@ extension Publishers.FlatMapFirst {
         }
 
         @inlinable
-        internal func receiveInner(completion: Subscribers.Completion<Failure>) {
+        internal func sideReceive(_: Int, completion: Subscribers.Completion<Failure>) {
             let ended = state.withLock { state -> (Downstream?, (any Subscription)?)? in
                 guard state.downstream != nil else { return nil }
                 state.inner = nil
@@ -329,34 +329,9 @@ extension Publishers.FlatMapFirst {
         @usableFromInline
         internal var playgroundDescription: Any { description }
     }
+}
 
-    /// An inner publisher's subscriber: a value type forwarding to the subscription.
-    @usableFromInline
-    internal struct InnerSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        @usableFromInline typealias Input = NewPublisher.Output
-
-        @usableFromInline let owner: Inner<Downstream>
-        @usableFromInline let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(owner: Inner<Downstream>) { self.owner = owner }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            owner.receiveInner(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-            owner.receiveInner(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            owner.receiveInner(completion: completion)
-        }
-
-        @usableFromInline var description: String { "FlatMapFirst" }
-    }
+/// Each inner publisher is subscribed through a ``Side``.
+extension Publishers.FlatMapFirst.Inner: SideOwner {
+    @usableFromInline internal var sideDescription: String { "FlatMapFirst" }
 }

@@ -81,14 +81,14 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber, resultSelector: resultSelector)
             subscriber.receive(subscription: inner)
-            other.receive(subscriber: OtherSide(inner: inner))
+            other.receive(subscriber: Side(inner))
             upstream.receive(subscriber: inner)
         }
     }
 }
 
 extension Publishers.WithLatestFrom {
-    /// The subscription: the upstream's subscriber, and (through ``OtherSide``) `other`'s.
+    /// The subscription: the upstream's subscriber, and (through a ``Side``) `other`'s.
     ///
     /// Calls into the downstream are never made under the lock. The upstream's values and
     /// completion are serial by contract; `other`'s failure can arrive on another thread while a
@@ -197,7 +197,7 @@ extension Publishers.WithLatestFrom {
         }
 
         @inlinable
-        internal func receiveOther(subscription: any Subscription) {
+        internal func sideReceive(_: Int, subscription: any Subscription) {
             let accepted = state.withLock { state -> Bool in
                 guard state.downstream != nil, state.other == nil else { return false }
                 state.other = subscription
@@ -211,15 +211,16 @@ extension Publishers.WithLatestFrom {
         }
 
         @inlinable
-        internal func receiveOther(_ input: Other.Output) {
+        internal func sideReceive(_: Int, _ input: Other.Output) -> Subscribers.Demand {
             state.withLock { state in
                 guard state.downstream != nil else { return }
                 state.latest = input
             }
+            return .none
         }
 
         @inlinable
-        internal func receiveOther(completion: Subscribers.Completion<Failure>) {
+        internal func sideReceive(_: Int, completion: Subscribers.Completion<Failure>) {
             guard case .failure(let failure) = completion else {
                 state.withLock { $0.other = nil }
                 return
@@ -271,35 +272,9 @@ extension Publishers.WithLatestFrom {
         @usableFromInline
         internal var playgroundDescription: Any { description }
     }
+}
 
-    /// `other`'s subscriber: a value type forwarding to the subscription.
-    @usableFromInline
-    internal struct OtherSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        @usableFromInline typealias Input = Other.Output
-
-        @usableFromInline let inner: Inner<Downstream>
-        @usableFromInline let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(inner: Inner<Downstream>) { self.inner = inner }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            inner.receiveOther(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Other.Output) -> Subscribers.Demand {
-            inner.receiveOther(input)
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            inner.receiveOther(completion: completion)
-        }
-
-        @usableFromInline var description: String { "WithLatestFrom" }
-    }
+/// `other` is subscribed through a ``Side``.
+extension Publishers.WithLatestFrom.Inner: SideOwner {
+    @usableFromInline internal var sideDescription: String { "WithLatestFrom" }
 }

@@ -4,7 +4,7 @@ import XCTest
 
 /// The flattening machine's quick transitions (`settle`, `settleImmediate`, `finishInnerQuietly`,
 /// `requestQuietly`, `upstreamFinishedQuietly`), each against the full
-/// transition it stands for, on random event sequences driven as `FlattenStorage` drives them:
+/// transition it stands for, on random event sequences driven as `FlattenSubscription` drives them:
 /// where a quick transition is taken, both leave the same state and ask for the same calls; where
 /// it is declined, it changed nothing.
 final class FlattenStateQuickPathTests: TetherTestCase {

@@ -71,10 +71,10 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where S.Input == NewPublisher.Output, S.Failure == Upstream.Failure {
-            let storage = FlattenStorage<Upstream, NewPublisher, S>(
+            let subscription = FlattenSubscription<Upstream, NewPublisher, S>(
                 name: "FlatMap", maxPublishers: maxPublishers, downstream: subscriber, transform: transform)
-            storage.start()
-            upstream.subscribe(storage)
+            subscription.start()
+            upstream.subscribe(subscription)
         }
     }
 }

@@ -15,9 +15,10 @@ internal struct SwitchState {
     @usableFromInline var outer: (any Subscription)?
     /// The current inner's subscription, once it has arrived and until the inner completes.
     @usableFromInline var inner: (any Subscription)?
-    /// The number of the current inner; signals from any other are ignored.
-    @usableFromInline var current: UInt64 = 0
-    @usableFromInline var next: UInt64 = 1
+    /// The number of the current inner; signals from any other are ignored. Numbers wrap: two
+    /// inners alive at once are never that far apart.
+    @usableFromInline var current = 0
+    @usableFromInline var next = 1
     @usableFromInline var demand = Subscribers.Demand.none
     @usableFromInline var cancelled = false
     /// The outer publisher has completed.
@@ -62,13 +63,13 @@ internal struct SwitchState {
     /// A new inner publisher: its number, and the previous inner to cancel; `nil` when the
     /// stream is cancelled or the outer publisher has completed, and the inner is ignored.
     @inlinable
-    mutating func switchToNext() -> (index: UInt64, previous: (any Subscription)?)? {
+    mutating func switchToNext() -> (index: Int, previous: (any Subscription)?)? {
         guard !cancelled, !outerFinished else { return nil }
         let previous = inner
         inner = nil
         valueAtHand = false
         current = next
-        next += 1
+        next &+= 1
         awaitingInner = true
         return (current, previous)
     }
@@ -80,7 +81,7 @@ internal struct SwitchState {
     /// (`deliver` is `false`) the caller subscribes to the inner as usual. `nil` as for
     /// ``switchToNext()``.
     @inlinable
-    mutating func switchToValueAtHand() -> (index: UInt64, previous: (any Subscription)?, deliver: Bool)? {
+    mutating func switchToValueAtHand() -> (index: Int, previous: (any Subscription)?, deliver: Bool)? {
         guard let (index, previous) = switchToNext() else { return nil }
         guard demand > 0 else { return (index, previous, false) }
         awaitingInner = false
@@ -125,7 +126,7 @@ internal struct SwitchState {
     /// Inner `index`'s subscription arrived: the demand to ask it for, or `nil` when it must be
     /// cancelled instead.
     @inlinable
-    mutating func attachInner(_ subscription: any Subscription, _ index: UInt64) -> Subscribers.Demand? {
+    mutating func attachInner(_ subscription: any Subscription, _ index: Int) -> Subscribers.Demand? {
         guard index == current, !cancelled, inner == nil else { return nil }
         inner = subscription
         awaitingInner = false
@@ -134,7 +135,7 @@ internal struct SwitchState {
 
     /// Inner `index` sent a value: `false` when it is to be ignored. Traps without demand.
     @inlinable
-    mutating func innerValue(_ index: UInt64) -> Bool {
+    mutating func innerValue(_ index: Int) -> Bool {
         guard index == current, !cancelled else { return false }
         precondition(
             demand > 0, "A publisher must not send a value without demand: SwitchToLatest had none outstanding")
@@ -148,7 +149,7 @@ internal struct SwitchState {
     }
 
     @inlinable
-    mutating func innerCompleted(_ index: UInt64, failed: Bool) -> InnerEnding {
+    mutating func innerCompleted(_ index: Int, failed: Bool) -> InnerEnding {
         guard index == current, !cancelled else { return .nothing }
         precondition(
             !awaitingInner,

@@ -67,7 +67,7 @@ where
         }
         guard let (index, previous) = state.withLock({ $0.switchToNext() }) else { return .none }
         previous?.cancel()
-        input.subscribe(Side(parent: self, index: index))
+        input.subscribe(Side(self, index: index))
         return .none
     }
 
@@ -78,7 +78,7 @@ where
         guard let (index, previous, deliver) = state.withLock({ $0.switchToValueAtHand() }) else { return .none }
         previous?.cancel()
         guard deliver else {
-            input.subscribe(Side(parent: self, index: index))
+            input.subscribe(Side(self, index: index))
             return .none
         }
         let more = self.deliver { downstream.receive(value) }
@@ -126,7 +126,7 @@ where
     // MARK: Inner publishers
 
     @inlinable
-    func attachInner(_ subscription: any Subscription, _ index: UInt64) {
+    func sideReceive(_ index: Int, subscription: any Subscription) {
         guard let demand = state.withLock({ $0.attachInner(subscription, index) }) else {
             subscription.cancel()
             return
@@ -137,7 +137,7 @@ where
     }
 
     @inlinable
-    func innerValue(_ value: Downstream.Input, _ index: UInt64) -> Subscribers.Demand {
+    func sideReceive(_ index: Int, _ value: Downstream.Input) -> Subscribers.Demand {
         guard state.withLock({ $0.innerValue(index) }) else { return .none }
         let more = deliver { downstream.receive(value) }
         if more > 0 {
@@ -147,7 +147,7 @@ where
     }
 
     @inlinable
-    func innerCompleted(_ completion: Subscribers.Completion<Failure>, _ index: UInt64) {
+    func sideReceive(_ index: Int, completion: Subscribers.Completion<Failure>) {
         let failed: Bool
         if case .failure = completion { failed = true } else { failed = false }
         switch state.withLock({ $0.innerCompleted(index, failed: failed) }) {
@@ -166,44 +166,13 @@ where
     @usableFromInline var playgroundDescription: Any { description }
 }
 
-extension SwitchSubscription {
-    /// The subscriber attached to inner publisher number `index`.
+/// Inner publisher number `index` is subscribed through a ``Side`` carrying that number.
+extension SwitchSubscription: SideOwner {
+    @usableFromInline var sideDescription: String { "SwitchToLatest" }
+
+    /// The subscription a side belongs to, by its identifier, as Combine's.
     @usableFromInline
-    internal struct Side: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    {
-        @usableFromInline typealias Input = Downstream.Input
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline let parent: SwitchSubscription
-        @usableFromInline let index: UInt64
-        @usableFromInline let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(parent: SwitchSubscription, index: UInt64) {
-            self.parent = parent
-            self.index = index
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.attachInner(subscription, index)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.innerValue(input, index)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.innerCompleted(completion, index)
-        }
-
-        @usableFromInline var description: String { "SwitchToLatest" }
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
-        }
-        @usableFromInline var playgroundDescription: Any { description }
+    func sideMirrorChildren(_ index: Int) -> KeyValuePairs<String, Any> {
+        ["parentSubscription": combineIdentifier]
     }
 }

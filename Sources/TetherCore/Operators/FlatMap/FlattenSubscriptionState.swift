@@ -1,11 +1,11 @@
-/// What a ``FlattenStorage`` owns that depends on its types, held as one value (see
+/// What a ``FlattenSubscription`` owns that depends on its types, held as one value (see
 /// ``StateHolder``) and guarded part by part.
 @usableFromInline
-internal struct FlattenStorageState<Machine, Transform, Downstream> {
-    /// Guarded by the storage's lock.
+internal struct FlattenSubscriptionState<Machine, Transform, Downstream> {
+    /// Guarded by the subscription's lock.
     @usableFromInline var machine: Machine
     /// Released as soon as the stream is over, so that what it captured goes too. Guarded by the
-    /// storage's lock.
+    /// subscription's lock.
     @usableFromInline var transform: Transform?
     /// Read and written only by the holder of the machine's drain token.
     @usableFromInline var downstream: Downstream?

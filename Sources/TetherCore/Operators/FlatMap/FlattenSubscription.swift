@@ -1,14 +1,14 @@
 /// The subscription behind ``Publishers/FlatMap``: the upstream's subscriber, the downstream's
 /// subscription, and the owner of the inner publishers' subscriptions.
 ///
-/// Decisions are made by a ``FlattenState`` under one lock; the storage performs them after
+/// Decisions are made by a ``FlattenState`` under one lock; the subscription performs them after
 /// unlocking, so no lock is held while it calls the upstream, an inner, the downstream or the
 /// transform. The downstream itself is a plain stored property touched only by whoever holds
 /// the machine's drain token, which is what serialises values from several inners.
 @usableFromInline
-internal final class FlattenStorage<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
+internal final class FlattenSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
     StateHolder<
-        FlattenStorageState<
+        FlattenSubscriptionState<
             FlattenState<NewPublisher.Output, Upstream.Failure>, (Upstream.Output) -> NewPublisher, Downstream
         >
     >,
@@ -23,7 +23,7 @@ where
     @usableFromInline typealias Machine = FlattenState<NewPublisher.Output, Upstream.Failure>
     @usableFromInline typealias Transform = (Upstream.Output) -> NewPublisher
 
-    /// What the storage tells its downstream, through ``downstreamEntry``.
+    /// What the subscription tells its downstream, through ``downstreamEntry``.
     @usableFromInline
     internal enum DownstreamSignal {
         case subscription
@@ -62,21 +62,21 @@ where
     ) {
         self.name = name
         downstreamEntry = { object, signal in
-            let storage = unsafeDowncast(object, to: FlattenStorage.self)
+            let subscription = unsafeDowncast(object, to: FlattenSubscription.self)
             switch signal {
             case .subscription:
-                storage.holdingToken.receive(subscription: storage)
+                subscription.holdingToken.receive(subscription: subscription)
                 return .none
             case .value(let value):
-                return storage.holdingToken.receive(value)
+                return subscription.holdingToken.receive(value)
             case .completion(let completion):
-                storage.holdingToken.receive(completion: completion)
+                subscription.holdingToken.receive(completion: completion)
                 return .none
             }
         }
-        control = FlattenStorage.controlEntry
+        control = FlattenSubscription.controlEntry
         super.init(
-            state: FlattenStorageState(
+            state: FlattenSubscriptionState(
                 machine: Machine(maxPublishers: maxPublishers), transform: transform, downstream: downstream))
         Ledger.enter(self)
     }
@@ -121,7 +121,7 @@ where
             return .none
         }
         if let index = withMachine({ $0.reserve() }) {
-            publisher.subscribe(Side(storage: self, index: index))
+            publisher.subscribe(Side(self, index: index))
         }
         return .none
     }
@@ -183,7 +183,7 @@ where
     // MARK: Inners
 
     @inlinable
-    internal func innerReceive(_ index: Int, subscription: any Subscription) {
+    internal func sideReceive(_ index: Int, subscription: any Subscription) {
         switch withMachine({ $0.innerSubscribed(index, subscription) }) {
         case nil:
             subscription.cancel()
@@ -193,7 +193,7 @@ where
     }
 
     @inlinable
-    internal func innerReceive(_ index: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
+    internal func sideReceive(_ index: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
         switch withMachine({ $0.innerValue(index, value) }) {
         case .drop, .buffered:
             return .none
@@ -209,7 +209,7 @@ where
     }
 
     @inlinable
-    internal func innerReceive(_ index: Int, completion: Subscribers.Completion<NewPublisher.Failure>) {
+    internal func sideReceive(_ index: Int, completion: Subscribers.Completion<NewPublisher.Failure>) {
         switch completion {
         case .finished:
             if settled(withMachine { $0.finishInnerQuietly(index) }) { return }
@@ -303,45 +303,13 @@ where
     internal var playgroundDescription: Any { description }
 }
 
-extension FlattenStorage {
-    /// The subscriber attached to one inner publisher: a value that names its slot.
+/// Each inner publisher is subscribed through a ``Side`` that names its slot.
+extension FlattenSubscription: SideOwner {
+    @usableFromInline internal var sideDescription: String { "\(name)" }
+
+    /// The subscription a side belongs to, by its identifier, as Combine's.
     @usableFromInline
-    internal struct Side: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    {
-        @usableFromInline typealias Input = NewPublisher.Output
-        @usableFromInline typealias Failure = NewPublisher.Failure
-
-        @usableFromInline let storage: FlattenStorage
-        @usableFromInline let index: Int
-        @usableFromInline let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(storage: FlattenStorage, index: Int) {
-            self.storage = storage
-            self.index = index
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            storage.innerReceive(index, subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-            storage.innerReceive(index, input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            storage.innerReceive(index, completion: completion)
-        }
-
-        @usableFromInline var description: String { "\(storage.name)" }
-        /// The subscription it belongs to, by its identifier, as Combine's.
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["parentSubscription": storage.combineIdentifier])
-        }
-        @usableFromInline var playgroundDescription: Any { description }
+    internal func sideMirrorChildren(_ index: Int) -> KeyValuePairs<String, Any> {
+        ["parentSubscription": combineIdentifier]
     }
 }
