@@ -61,9 +61,19 @@ internal class ErasedPublisherBox<Output, Failure: Error> {
     @usableFromInline
     internal let subscribe: (ErasedPublisherBox, AnySubscriber<Output, Failure>) -> Void
 
+    /// The one value of the `Just` (or `Just` given a failure type) the box wraps, which the
+    /// flattening operators take without subscribing (see ``valueOfErasedJust(_:_:)``); `nil` for
+    /// any other publisher.
+    @usableFromInline
+    internal let valueAtHand: Output?
+
     @inlinable
-    init(subscribe: @escaping (ErasedPublisherBox, AnySubscriber<Output, Failure>) -> Void) {
+    init(
+        subscribe: @escaping (ErasedPublisherBox, AnySubscriber<Output, Failure>) -> Void,
+        valueAtHand: Output?
+    ) {
         self.subscribe = subscribe
+        self.valueAtHand = valueAtHand
     }
 }
 
@@ -75,9 +85,11 @@ internal final class PublisherBox<Base: Publisher>: ErasedPublisherBox<Base.Outp
     @inlinable
     init(_ base: Base) {
         self.base = base
-        super.init { box, subscriber in
-            unsafeDowncast(box, to: PublisherBox.self).base.receive(subscriber: subscriber)
-        }
+        super.init(
+            subscribe: { box, subscriber in
+                unsafeDowncast(box, to: PublisherBox.self).base.receive(subscriber: subscriber)
+            },
+            valueAtHand: isJust(Base.self) ? valueOfJust(base) : nil)
     }
 
     /// Allocates the box behind a call that is never inlined, as ``ErasedSubscriber``'s boxes

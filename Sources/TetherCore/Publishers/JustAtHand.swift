@@ -1,5 +1,6 @@
 /// Whether publishers of type `P` are `Just`s, or `Just`s given a failure type: publishers whose
-/// one value is at hand, which the flattening operators take without subscribing.
+/// one value is at hand, which the flattening operators take without subscribing (as they take an
+/// erased `Just`'s, see ``valueOfErasedJust(_:_:)``).
 ///
 /// Ask once, when a subscription is made, not per value: unspecialised, naming `Just<P.Output>`
 /// looks the type up in the run time's metadata cache (see Docs/FastWithoutTheSpecialiser.md).
@@ -17,4 +18,44 @@ package func isJust<P: Publisher>(_: P.Type) -> Bool {
 @inlinable
 package func valueOfJust<P: Publisher>(_ publisher: P) -> P.Output {
     withUnsafeBytes(of: publisher) { $0.load(as: P.Output.self) }
+}
+
+/// How an inner publisher type is an `AnyPublisher`, which may erase a `Just` whose value is at
+/// hand (see ``valueOfErasedJust(_:_:)``).
+@usableFromInline
+package enum ErasedInnerShape {
+    /// An `AnyPublisher`.
+    case anyPublisher
+    /// An `AnyPublisher` that never fails, given a failure type (what `flatMap` makes of an
+    /// erased inner that never fails under an upstream that can).
+    case anyPublisherGivenFailure
+}
+
+/// How publishers of type `P` are `AnyPublisher`s, or `nil` when they are not.
+///
+/// Ask once, when a subscription is made, as for ``isJust(_:)``.
+@inlinable
+package func erasedInnerShape<P: Publisher>(_: P.Type) -> ErasedInnerShape? {
+    if P.self == AnyPublisher<P.Output, P.Failure>.self { return .anyPublisher }
+    if P.self == Publishers.SetFailureType<AnyPublisher<P.Output, Never>, P.Failure>.self {
+        return .anyPublisherGivenFailure
+    }
+    return nil
+}
+
+/// The value of the `Just` (or `Just` given a failure type) that `publisher` erases, or `nil` when
+/// it erases another publisher; `shape` is what ``erasedInnerShape(_:)`` said of its type.
+///
+/// The box decided it once, where the `Just` was erased. An `AnyPublisher` is one reference to its
+/// box, and `SetFailureType` stores its upstream and nothing else, so the box is read where it
+/// lies rather than cast, as ``valueOfJust(_:)`` reads a `Just`.
+@inlinable
+package func valueOfErasedJust<P: Publisher>(_ publisher: P, _ shape: ErasedInnerShape) -> P.Output? {
+    let box = withUnsafeBytes(of: publisher) { $0.load(as: AnyObject.self) }
+    switch shape {
+    case .anyPublisher:
+        return unsafeDowncast(box, to: ErasedPublisherBox<P.Output, P.Failure>.self).valueAtHand
+    case .anyPublisherGivenFailure:
+        return unsafeDowncast(box, to: ErasedPublisherBox<P.Output, Never>.self).valueAtHand
+    }
 }

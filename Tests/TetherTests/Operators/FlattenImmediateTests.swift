@@ -2,10 +2,11 @@ import Tether
 import TetherTesting
 import XCTest
 
-/// `flatMap` and `switchToLatest` take a `Just`'s value without subscribing to it. Each scenario
-/// here runs twice, once with `Just` inners (the shortcut) and once with the same `Just`s erased
-/// to `AnyPublisher` (subscribed as any other inner), and both runs must show the same, pinned,
-/// history: what the downstream received and what the upstream was asked.
+/// `flatMap` and `switchToLatest` take a `Just`'s value without subscribing to it, erased to
+/// `AnyPublisher` or not. Each scenario here runs three times, with `Just` inners, with the same
+/// `Just`s erased (both taken at hand) and with `Just`s behind `Deferred` (subscribed to as any
+/// other inner), and every run must show the same, pinned, history: what the downstream received
+/// and what the upstream was asked.
 final class FlattenImmediateTests: TetherTestCase {
     private typealias Outer = RecordingPublisher<Int, TestError>
     private typealias Recorder = RecordingSubscriber<Int, TestError>
@@ -33,23 +34,55 @@ final class FlattenImmediateTests: TetherTestCase {
         return run
     }
 
-    /// Runs `scenario` with `Just` inners and with erased ones; both must give `expected`.
-    private func assertBothWays(
-        _ expected: Run, file: StaticString = #filePath, line: UInt = #line,
-        _ scenario: (_ immediate: Build, _ subscribed: Build) -> (Run, Run)
+    /// The inners a scenario runs with.
+    private enum Inners: CaseIterable {
+        /// `Just`s, taken at hand.
+        case just
+        /// `Just`s erased to `AnyPublisher`, taken at hand through the erasure.
+        case erasedJust
+        /// `Just`s behind `Deferred`, subscribed to as any inner is.
+        case subscribed
+    }
+
+    /// `flatMap` (bounded by `maxPublishers`) of inners of kind `inners`.
+    private func flatMapping(_ inners: Inners, maxPublishers: Subscribers.Demand = .unlimited) -> Build {
+        { outer in
+            switch inners {
+            case .just:
+                outer.flatMap(maxPublishers: maxPublishers) { Just($0) }.eraseToAnyPublisher()
+            case .erasedJust:
+                outer.flatMap(maxPublishers: maxPublishers) { Just($0).eraseToAnyPublisher() }.eraseToAnyPublisher()
+            case .subscribed:
+                outer.flatMap(maxPublishers: maxPublishers) { value in Deferred { Just(value) } }.eraseToAnyPublisher()
+            }
+        }
+    }
+
+    /// `switchToLatest` of inners of kind `inners`.
+    private func switching(_ inners: Inners) -> Build {
+        { outer in
+            switch inners {
+            case .just: outer.map { Just($0) }.switchToLatest().eraseToAnyPublisher()
+            case .erasedJust: outer.map { Just($0).eraseToAnyPublisher() }.switchToLatest().eraseToAnyPublisher()
+            case .subscribed: outer.map { value in Deferred { Just(value) } }.switchToLatest().eraseToAnyPublisher()
+            }
+        }
+    }
+
+    /// Runs `scenario` over `flatMap` with every kind of inner; each run must give `expected`.
+    private func assertEveryWay(
+        _ expected: Run, file: StaticString = #filePath, line: UInt = #line, _ scenario: (Build) -> Run
     ) {
-        let (immediate, subscribed) = scenario(
-            { $0.flatMap { Just($0) }.eraseToAnyPublisher() },
-            { $0.flatMap { Just($0).eraseToAnyPublisher() }.eraseToAnyPublisher() })
-        XCTAssertEqual(subscribed, expected, "subscribed inners", file: file, line: line)
-        XCTAssertEqual(immediate, expected, "Just inners", file: file, line: line)
+        for inners in Inners.allCases {
+            XCTAssertEqual(scenario(flatMapping(inners)), expected, "\(inners) inners", file: file, line: line)
+        }
     }
 
     func testValuesBeyondDemandWaitAndTheFinishWaitsForThem() {
         let expected = Run(
             received: [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)],
             upstream: [.requested(.unlimited)])
-        assertBothWays(expected) { immediate, subscribed in
+        assertEveryWay(expected) { build in
             let script: (Outer, Recorder) -> Void = { outer, recorder in
                 _ = outer.send(1)
                 _ = outer.send(2)
@@ -59,7 +92,7 @@ final class FlattenImmediateTests: TetherTestCase {
                 outer.send(completion: .finished)
                 recorder.request(.max(1))
             }
-            return (run(immediate, demand: .max(2), script: script), run(subscribed, demand: .max(2), script: script))
+            return run(build, demand: .max(2), script: script)
         }
     }
 
@@ -67,21 +100,16 @@ final class FlattenImmediateTests: TetherTestCase {
         let expected = Run(
             received: [.subscription, .value(1), .value(2), .completion(.finished)],
             upstream: [.requested(.max(1)), .requested(.max(1)), .requested(.max(1))])
-        let bounded: (Bool) -> Build = { erased in
-            { outer in
-                erased
-                    ? outer.flatMap(maxPublishers: .max(1)) { Just($0).eraseToAnyPublisher() }.eraseToAnyPublisher()
-                    : outer.flatMap(maxPublishers: .max(1)) { Just($0) }.eraseToAnyPublisher()
-            }
-        }
         let script: (Outer, Recorder) -> Void = { outer, recorder in
             _ = outer.send(1)
             _ = outer.send(2)
             recorder.request(.max(5))
             outer.send(completion: .finished)
         }
-        XCTAssertEqual(run(bounded(true), demand: .none, script: script), expected)
-        XCTAssertEqual(run(bounded(false), demand: .none, script: script), expected)
+        for inners in Inners.allCases {
+            let bounded = flatMapping(inners, maxPublishers: .max(1))
+            XCTAssertEqual(run(bounded, demand: .none, script: script), expected, "\(inners) inners")
+        }
 
         // With demand, each value goes straight through, and the request follows it.
         let delivered = Run(
@@ -91,21 +119,16 @@ final class FlattenImmediateTests: TetherTestCase {
             _ = outer.send(1)
             _ = outer.send(2)
         }
-        XCTAssertEqual(run(bounded(true), demand: .unlimited, script: sends), delivered)
-        XCTAssertEqual(run(bounded(false), demand: .unlimited, script: sends), delivered)
+        for inners in Inners.allCases {
+            let bounded = flatMapping(inners, maxPublishers: .max(1))
+            XCTAssertEqual(run(bounded, demand: .unlimited, script: sends), delivered, "\(inners) inners")
+        }
     }
 
     func testSwitchToLatestKeepsOnlyTheNewestWaitingJust() {
         let expected = Run(
             received: [.subscription, .value(2), .value(3), .completion(.finished)],
             upstream: [.requested(.unlimited)])
-        let switching: (Bool) -> Build = { erased in
-            { outer in
-                erased
-                    ? outer.map { Just($0).eraseToAnyPublisher() }.switchToLatest().eraseToAnyPublisher()
-                    : outer.map { Just($0) }.switchToLatest().eraseToAnyPublisher()
-            }
-        }
         let script: (Outer, Recorder) -> Void = { outer, recorder in
             _ = outer.send(1)
             _ = outer.send(2)
@@ -114,15 +137,16 @@ final class FlattenImmediateTests: TetherTestCase {
             outer.send(completion: .finished)
             recorder.request(.max(1))
         }
-        XCTAssertEqual(run(switching(true), demand: .none, script: script), expected)
-        XCTAssertEqual(run(switching(false), demand: .none, script: script), expected)
+        for inners in Inners.allCases {
+            XCTAssertEqual(run(switching(inners), demand: .none, script: script), expected, "\(inners) inners")
+        }
     }
 
     func testAValueSentFromInsideTheDownstreamIsDeliveredAfterTheCurrentOne() {
         let expected = Run(
             received: [.subscription, .value(1), .value(10), .value(2)],
             upstream: [.requested(.unlimited)])
-        assertBothWays(expected) { immediate, subscribed in
+        assertEveryWay(expected) { build in
             let reentrant: (Outer, Recorder, Int) -> Subscribers.Demand = { outer, _, value in
                 if value == 1 { _ = outer.send(10) }
                 return .none
@@ -131,10 +155,7 @@ final class FlattenImmediateTests: TetherTestCase {
                 _ = outer.send(1)
                 _ = outer.send(2)
             }
-            return (
-                run(immediate, demand: .unlimited, demandPerValue: reentrant, script: script),
-                run(subscribed, demand: .unlimited, demandPerValue: reentrant, script: script)
-            )
+            return run(build, demand: .unlimited, demandPerValue: reentrant, script: script)
         }
     }
 
@@ -142,7 +163,7 @@ final class FlattenImmediateTests: TetherTestCase {
         let expected = Run(
             received: [.subscription, .value(1), .value(2)],
             upstream: [.requested(.unlimited), .cancelled])
-        assertBothWays(expected) { immediate, subscribed in
+        assertEveryWay(expected) { build in
             let cancelling: (Outer, Recorder, Int) -> Subscribers.Demand = { _, recorder, value in
                 if value == 2 { recorder.cancel() }
                 return .none
@@ -153,10 +174,7 @@ final class FlattenImmediateTests: TetherTestCase {
                 _ = outer.send(3)
                 outer.send(completion: .finished)
             }
-            return (
-                run(immediate, demand: .unlimited, demandPerValue: cancelling, script: script),
-                run(subscribed, demand: .unlimited, demandPerValue: cancelling, script: script)
-            )
+            return run(build, demand: .unlimited, demandPerValue: cancelling, script: script)
         }
     }
 
@@ -164,13 +182,13 @@ final class FlattenImmediateTests: TetherTestCase {
         let expected = Run(
             received: [.subscription, .value(1), .completion(.failure(TestError(id: 1)))],
             upstream: [.requested(.unlimited)])
-        assertBothWays(expected) { immediate, subscribed in
+        assertEveryWay(expected) { build in
             let script: (Outer, Recorder) -> Void = { outer, _ in
                 _ = outer.send(1)
                 _ = outer.send(2)
                 outer.send(completion: .failure(TestError(id: 1)))
             }
-            return (run(immediate, demand: .max(1), script: script), run(subscribed, demand: .max(1), script: script))
+            return run(build, demand: .max(1), script: script)
         }
     }
 

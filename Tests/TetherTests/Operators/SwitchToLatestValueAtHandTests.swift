@@ -2,10 +2,11 @@ import Tether
 import TetherTesting
 import XCTest
 
-/// `switchToLatest` over `Just` inners hands each value over without subscribing to the `Just`
-/// when the downstream has demand. Every scenario here runs twice, over `Just` inners and over
-/// the same inners erased (which are subscribed to), and the two histories must be the same,
-/// reentrant calls from inside the downstream included.
+/// `switchToLatest` over `Just` inners, erased to `AnyPublisher` or not, hands each value over
+/// without subscribing to the `Just` when the downstream has demand. Every scenario here runs
+/// three times, over `Just` inners, over the same inners erased, and over `Just`s behind
+/// `Deferred` (which are subscribed to), and the histories must be the same, reentrant calls from
+/// inside the downstream included.
 final class SwitchToLatestValueAtHandTests: TetherTestCase {
     /// A subscriber that records what it sees, and runs a test's hook on each value.
     private final class Probe: Subscriber, @unchecked Sendable {
@@ -37,9 +38,10 @@ final class SwitchToLatestValueAtHandTests: TetherTestCase {
         }
     }
 
-    /// Runs `script` over a `switchToLatest` of `Just` inners and again over erased ones.
+    /// Runs `script` over a `switchToLatest` of `Just` inners, of erased ones (whose history must
+    /// be the same) and of subscribed ones.
     private func histories(
-        initial: Subscribers.Demand,
+        initial: Subscribers.Demand, file: StaticString = #filePath, line: UInt = #line,
         _ script: (RecordingPublisher<Int, Never>, Probe) -> Void
     ) -> (atHand: [String], subscribed: [String]) {
         func run<Inner: Publisher>(_ inner: @escaping (Int) -> Inner) -> [String]
@@ -54,7 +56,9 @@ final class SwitchToLatestValueAtHandTests: TetherTestCase {
             outer.releaseSubscribers()
             return probe.events
         }
-        return (run { Just($0) }, run { Just($0).eraseToAnyPublisher() })
+        let atHand = run { Just($0) }
+        XCTAssertEqual(run { Just($0).eraseToAnyPublisher() }, atHand, "erased inners", file: file, line: line)
+        return (atHand, run { value in Deferred { Just(value) } })
     }
 
     func testWithDemandEachValueIsDeliveredAndTheStreamFinishesAfterTheOuter() {

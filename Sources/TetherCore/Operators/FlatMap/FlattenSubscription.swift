@@ -55,6 +55,11 @@ where
     @usableFromInline
     internal let innersAreJust = isJust(NewPublisher.self)
 
+    /// Whether the inner publishers are `AnyPublisher`s, which may erase a `Just` (see
+    /// ``valueOfErasedJust(_:_:)``): decided once, from the types.
+    @usableFromInline
+    internal let erasedInners = erasedInnerShape(NewPublisher.self)
+
     @inlinable
     internal init(
         name: StaticString, maxPublishers: Subscribers.Demand, downstream: Downstream,
@@ -115,9 +120,16 @@ where
     internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         guard let transform = lock.withLock({ _ in self.state.transform }) else { return .none }
         let publisher = transform(input)
-        // A `Just` needs no subscription: its value is at hand.
-        if innersAreJust {
+        // A `Just`, erased or not, needs no subscription: its value is at hand (unless an
+        // introspection watches subscriptions).
+        if innersAreJust, _fastPath(!IntrospectionRegistry.isActive) {
             receiveImmediate(valueOfJust(publisher))
+            return .none
+        }
+        if let erasedInners, _fastPath(!IntrospectionRegistry.isActive),
+            let value = valueOfErasedJust(publisher, erasedInners)
+        {
+            receiveImmediate(value)
             return .none
         }
         if let index = withMachine({ $0.reserve() }) {

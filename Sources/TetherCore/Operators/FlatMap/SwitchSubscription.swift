@@ -22,11 +22,15 @@ where
     /// The inner publishers are `Just`s (or `Just`s given a failure type), whose one value is at
     /// hand: decided once, from the types (see ``isJust(_:)``).
     @usableFromInline let innersAreJust: Bool
+    /// Whether the inner publishers are `AnyPublisher`s, which may erase a `Just` (see
+    /// ``valueOfErasedJust(_:_:)``): decided once, from the types.
+    @usableFromInline let erasedInners: ErasedInnerShape?
 
     @inlinable
     init(downstream: Downstream) {
         self.downstream = downstream
         innersAreJust = isJust(Upstream.Output.self)
+        erasedInners = erasedInnerShape(Upstream.Output.self)
         Ledger.enter(self)
     }
 
@@ -64,6 +68,11 @@ where
         // one (unless an introspection watches subscriptions).
         if innersAreJust, _fastPath(!IntrospectionRegistry.isActive) {
             return receiveAtHand(valueOfJust(input), input)
+        }
+        if let erasedInners, _fastPath(!IntrospectionRegistry.isActive),
+            let value = valueOfErasedJust(input, erasedInners)
+        {
+            return receiveAtHand(value, input)
         }
         guard let (index, previous) = state.withLock({ $0.switchToNext() }) else { return .none }
         previous?.cancel()
