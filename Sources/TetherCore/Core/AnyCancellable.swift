@@ -11,14 +11,23 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         case closure(() -> Void)
     }
 
+    /// What to cancel, until the first ``cancel()`` takes it; read and written only under `lock`.
+    ///
+    /// Held beside the lock rather than in it, and declared first: the lock's four bytes then
+    /// fill the space after the enum's tag, and the instance takes 40 bytes rather than 48, a
+    /// smaller allocation for every stored subscription.
+    @usableFromInline @exclusivity(unchecked)
+    internal var canceller: Canceller?
+
+    /// Guards `canceller`.
     @usableFromInline
-    internal let canceller: Locked<Canceller?>
+    internal let lock = Locked(())
 
     /// Initializes the cancellable object with the given cancel-time closure.
     ///
     /// - Parameter cancel: A closure that the `cancel()` method executes, at most once.
     public init(_ cancel: @escaping () -> Void) {
-        canceller = Locked(.closure(cancel))
+        canceller = .closure(cancel)
     }
 
     /// Initializes the cancellable object with the given cancellable, which it cancels on
@@ -27,16 +36,16 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// - Parameter canceller: The cancellable to wrap.
     public init<C: Cancellable>(_ canceller: C) {
         if let object = canceller as? any AnyObject & Cancellable {
-            self.canceller = Locked(.object(object))
+            self.canceller = .object(object)
         } else {
-            self.canceller = Locked(.closure(canceller.cancel))
+            self.canceller = .closure(canceller.cancel)
         }
     }
 
     /// Wraps a class-bound cancellable without a dynamic cast; used by the sinks.
     @inlinable
     package init(object: some AnyObject & Cancellable) {
-        canceller = Locked(.object(object))
+        canceller = .object(object)
     }
 
     deinit {
@@ -47,7 +56,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     public func cancel() {
         // Moved out, not copied: a copy of the existential and a release of the original would
         // go through run-time value witnesses.
-        let taken = canceller.withLock { $0.take() }
+        let taken = lock.withLock { _ in canceller.take() }
         switch taken {
         case .object(let object): object.cancel()
         case .closure(let closure): closure()

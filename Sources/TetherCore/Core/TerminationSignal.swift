@@ -52,7 +52,7 @@ package protocol TerminationReporting: AnyObject {
 extension AnyCancellable {
     /// The subscriber this cancellable cancels, when it reports its termination.
     package var terminationReporter: (any TerminationReporting)? {
-        canceller.withLock { canceller -> (any TerminationReporting)? in
+        lock.withLock { _ -> (any TerminationReporting)? in
             guard case .object(let object) = canceller else { return nil }
             return object as? any TerminationReporting
         }
