@@ -41,89 +41,9 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where S.Input == Upstream.Output, S.Failure == NewPublisher.Failure {
-            let relay = Inner<S>(name: "Catch", downstream: subscriber, recovery: handler)
-            upstream.subscribe(UpstreamSide(relay: relay))
+            upstream.subscribe(
+                CatchSubscription(name: "Catch", downstream: subscriber, recovery: CatchHandler(handler)))
         }
-    }
-}
-
-extension Publishers.Catch {
-    @usableFromInline
-    internal typealias Inner<Downstream: Subscriber> = CatchSubscription<
-        Downstream, (Upstream.Failure) -> NewPublisher
-    > where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure
-
-    /// The subscriber attached to the upstream.
-    @usableFromInline
-    internal struct UpstreamSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure {
-        @usableFromInline let relay: Inner<Downstream>
-        @usableFromInline let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(relay: Inner<Downstream>) {
-            self.relay = relay
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            relay.attachUpstream(subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            relay.relayFromUpstream(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            switch completion {
-            case .finished:
-                relay.upstreamFinished()
-            case .failure(let error):
-                guard let handler = relay.upstreamFailed() else { return }
-                let replacement = handler(error)
-                replacement.subscribe(ReplacementSide(relay: relay))
-            }
-        }
-
-        @usableFromInline var description: String { "Catch" }
-        @usableFromInline var customMirror: Mirror { relay.customMirror }
-        @usableFromInline var playgroundDescription: Any { description }
-    }
-
-    /// The subscriber attached to the replacement publisher.
-    @usableFromInline
-    internal struct ReplacementSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure {
-        @usableFromInline let relay: Inner<Downstream>
-        @usableFromInline let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(relay: Inner<Downstream>) {
-            self.relay = relay
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            relay.attachReplacement(subscription)
-        }
-
-        @inlinable
-        func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-            relay.relayFromReplacement(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            relay.replacementCompleted(completion)
-        }
-
-        @usableFromInline var description: String { "Catch" }
-        @usableFromInline var customMirror: Mirror { relay.customMirror }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

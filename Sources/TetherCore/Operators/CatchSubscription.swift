@@ -1,11 +1,82 @@
-/// The subscription behind ``Publishers/Catch`` and ``Publishers/TryCatch``: one downstream
-/// subscription over the upstream and, once it fails, the publisher the handler returns.
+/// How a ``CatchSubscription`` recovers from its upstream's failure: ``CatchHandler`` for
+/// `catch`, ``TryCatchHandler`` for `tryCatch`.
+@usableFromInline
+internal protocol CatchRecovery {
+    /// The upstream's failure, which the handler takes.
+    associatedtype UpstreamFailure: Error
+    /// The publisher the handler returns.
+    associatedtype Replacement: Publisher
+    /// The downstream's failure: the replacement's, or any error for a handler that can throw.
+    associatedtype Failure: Error
+
+    /// Runs the handler on the upstream's `error`; what it throws is the downstream's failure.
+    func replacement(for error: UpstreamFailure) throws(Failure) -> Replacement
+
+    /// The replacement's completion as the downstream receives it.
+    static func downstreamCompletion(
+        _ completion: Subscribers.Completion<Replacement.Failure>
+    ) -> Subscribers.Completion<Failure>
+}
+
+/// `catch`'s recovery: a handler that cannot fail; the replacement's completion goes downstream
+/// as it is.
+@usableFromInline
+internal struct CatchHandler<UpstreamFailure: Error, Replacement: Publisher>: CatchRecovery {
+    @usableFromInline let handler: (UpstreamFailure) -> Replacement
+
+    @inlinable
+    init(_ handler: @escaping (UpstreamFailure) -> Replacement) {
+        self.handler = handler
+    }
+
+    @inlinable
+    func replacement(for error: UpstreamFailure) throws(Replacement.Failure) -> Replacement {
+        handler(error)
+    }
+
+    @inlinable
+    static func downstreamCompletion(
+        _ completion: Subscribers.Completion<Replacement.Failure>
+    ) -> Subscribers.Completion<Replacement.Failure> {
+        completion
+    }
+}
+
+/// `tryCatch`'s recovery: a handler whose thrown error fails the downstream; the replacement's
+/// failure reaches the downstream as `any Error`.
+@usableFromInline
+internal struct TryCatchHandler<UpstreamFailure: Error, Replacement: Publisher>: CatchRecovery {
+    @usableFromInline let handler: (UpstreamFailure) throws -> Replacement
+
+    @inlinable
+    init(_ handler: @escaping (UpstreamFailure) throws -> Replacement) {
+        self.handler = handler
+    }
+
+    @inlinable
+    func replacement(for error: UpstreamFailure) throws(any Error) -> Replacement {
+        try handler(error)
+    }
+
+    @inlinable
+    static func downstreamCompletion(
+        _ completion: Subscribers.Completion<Replacement.Failure>
+    ) -> Subscribers.Completion<any Error> {
+        completion.eraseError()
+    }
+}
+
+/// The subscription behind ``Publishers/Catch`` and ``Publishers/TryCatch``: the upstream's
+/// subscriber and one downstream subscription over the upstream and, once it fails, the
+/// publisher the handler returns, which it subscribes through a ``Side``.
 ///
-/// It follows Combine's accounting. Until the upstream fails, the relay counts the demand the
-/// downstream asked for and subtracts each value, so the replacement is asked for what the
-/// upstream left unmet; a value with none outstanding traps. Requests made while the
-/// replacement is being subscribed are added to it. Once the replacement has subscribed,
-/// requests go straight to it and its values are not counted.
+/// Which source is current and the demand the upstream left unmet live in a
+/// ``SuccessionState`` under the lock. It follows Combine's accounting: until the upstream
+/// fails, the downstream's requests are counted and each upstream value subtracted, so the
+/// replacement is asked for what the upstream left unmet; an upstream value with none
+/// outstanding traps. Requests made while the replacement is being subscribed are added to it.
+/// Once the replacement has subscribed, requests go straight to it and its values are not
+/// counted. The handler runs on the failing thread, outside the lock.
 ///
 /// As in Combine, the relay holds its downstream for its whole life: a value arriving after a
 /// cancel or a completion still goes downstream (the sources are expected to stop), while a
@@ -17,31 +88,14 @@
 /// and the name are immutable, and the downstream is called only on the signal paths the state
 /// names, one at a time.
 @usableFromInline
-internal final class CatchSubscription<Downstream: Subscriber, Recovery>: Subscription,
+internal final class CatchSubscription<Downstream: Subscriber, Recovery: CatchRecovery>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
-    @usableFromInline
-    internal enum Link {
-        case awaitingUpstream
-        case upstream(any Subscription)
-        /// The upstream failed and the replacement has not handed over its subscription yet.
-        case awaitingReplacement
-        case replacement(any Subscription)
-        case terminal
-    }
+where Downstream.Input == Recovery.Replacement.Output, Downstream.Failure == Recovery.Failure {
+    @usableFromInline internal typealias Input = Downstream.Input
+    @usableFromInline internal typealias Failure = Recovery.UpstreamFailure
 
     @usableFromInline
-    internal struct State {
-        @usableFromInline var link = Link.awaitingUpstream
-        /// The downstream demand the upstream has not met yet.
-        @usableFromInline var demand = Subscribers.Demand.none
-
-        @inlinable
-        init() {}
-    }
-
-    @usableFromInline
-    internal let state = Locked(State())
+    internal let state = Locked(SuccessionState())
 
     @usableFromInline
     internal let downstream: Downstream
@@ -67,13 +121,8 @@ internal final class CatchSubscription<Downstream: Subscriber, Recovery>: Subscr
     // MARK: Upstream
 
     @inlinable
-    internal func attachUpstream(_ subscription: any Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard case .awaitingUpstream = state.link else { return false }
-            state.link = .upstream(subscription)
-            return true
-        }
-        guard accepted else {
+    internal func receive(subscription: any Subscription) {
+        guard state.withLock({ $0.attach(subscription, from: .first) }) != nil else {
             subscription.cancel()
             return
         }
@@ -81,90 +130,46 @@ internal final class CatchSubscription<Downstream: Subscriber, Recovery>: Subscr
     }
 
     @inlinable
-    internal func relayFromUpstream(_ input: Downstream.Input) -> Subscribers.Demand {
-        state.withLock { state in
-            precondition(
-                state.demand > 0, "A publisher must not send a value without demand: \(name) had none outstanding")
-            state.demand -= 1
-        }
+    internal func receive(_ input: Input) -> Subscribers.Demand {
+        let met = state.withLock { $0.meetOne() }
+        precondition(met, "A publisher must not send a value without demand: \(name) had none outstanding")
         let more = downstream.receive(input)
         if more > 0 {
-            state.withLock { $0.demand += more }
+            state.withLock { $0.unmet += more }
         }
         return more
     }
 
     @inlinable
-    internal func upstreamFinished() {
-        let ends = state.withLock { state -> Bool in
-            guard case .upstream = state.link else { return false }
-            state.link = .terminal
-            return true
-        }
-        if ends {
-            downstream.receive(completion: .finished)
-        }
-    }
-
-    /// The upstream failed: the recovery to run, or `nil` when the stream is over (or never
-    /// began). Traps when the handler already ran, as in Combine.
-    @inlinable
-    internal func upstreamFailed() -> Recovery? {
-        let link = state.withLock { state -> Link in
-            let link = state.link
-            if case .upstream = link { state.link = .awaitingReplacement }
-            return link
-        }
-        switch link {
-        case .upstream:
-            return recovery
-        case .awaitingUpstream, .terminal:
-            return nil
-        case .awaitingReplacement, .replacement:
-            preconditionFailure("A publisher must not complete twice: \(name)'s upstream failed again")
-        }
-    }
-
-    /// `tryCatch`'s handler threw: the stream ends with `completion`.
-    @inlinable
-    internal func recoveryFailed(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        state.withLock { $0.link = .terminal }
-        downstream.receive(completion: completion)
-    }
-
-    // MARK: Replacement
-
-    @inlinable
-    internal func attachReplacement(_ subscription: any Subscription) {
-        let initial = state.withLock { state -> Subscribers.Demand? in
-            guard case .awaitingReplacement = state.link else { return nil }
-            state.link = .replacement(subscription)
-            return state.demand
-        }
-        guard let initial else {
-            subscription.cancel()
+    internal func receive(completion: Subscribers.Completion<Failure>) {
+        guard case .failure(let error) = completion else {
+            if state.withLock({ $0.end(.first, handingOver: false) }) {
+                downstream.receive(completion: .finished)
+            }
             return
         }
-        if initial > 0 {
-            subscription.request(initial)
+        let status = state.withLock { state -> SuccessionState.Status in
+            let status = state.status
+            _ = state.end(.first, handingOver: true)
+            return status
         }
-    }
-
-    @inlinable
-    internal func relayFromReplacement(_ input: Downstream.Input) -> Subscribers.Demand {
-        downstream.receive(input)
-    }
-
-    @inlinable
-    internal func replacementCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        let ends = state.withLock { state -> Bool in
-            guard case .replacement = state.link else { return false }
-            state.link = .terminal
-            return true
+        switch status {
+        case .first:
+            break
+        case .awaitingFirst, .over:
+            return
+        case .awaitingSecond, .second:
+            preconditionFailure("A publisher must not complete twice: \(name)'s upstream failed again")
         }
-        if ends {
-            downstream.receive(completion: completion)
+        let replacement: Recovery.Replacement
+        do throws(Recovery.Failure) {
+            replacement = try recovery.replacement(for: error)
+        } catch {
+            state.withLock { $0.status = .over }
+            downstream.receive(completion: .failure(error))
+            return
         }
+        replacement.subscribe(Side(self))
     }
 
     // MARK: Downstream
@@ -172,31 +177,20 @@ internal final class CatchSubscription<Downstream: Subscriber, Recovery>: Subscr
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        let source = state.withLock { state -> (any Subscription)? in
-            switch state.link {
-            case .upstream(let source):
-                state.demand += demand
-                return source
-            case .awaitingReplacement:
-                state.demand += demand
-                return nil
-            case .replacement(let source):
-                return source
-            case .awaitingUpstream, .terminal:
-                return nil
-            }
-        }
+        let source = state.withLock { $0.request(demand) }
         source?.request(demand)
     }
 
     @inlinable
     internal func cancel() {
+        // Combine ignores a cancel while the replacement is being subscribed: the replacement
+        // still takes over when it hands over its subscription.
         let source = state.withLock { state -> (any Subscription)? in
-            switch state.link {
-            case .upstream(let source), .replacement(let source):
-                state.link = .terminal
+            switch state.status {
+            case .first(let source), .second(let source):
+                state.status = .over
                 return source
-            case .awaitingUpstream, .awaitingReplacement, .terminal:
+            case .awaitingFirst, .awaitingSecond, .over:
                 return nil
             }
         }
@@ -207,11 +201,47 @@ internal final class CatchSubscription<Downstream: Subscriber, Recovery>: Subscr
     internal var description: String { "\(name)" }
 
     @usableFromInline
-    internal var customMirror: Mirror {
-        let demand = state.withLock { $0.demand }
-        return Mirror(self, children: ["downstream": downstream, "demand": demand])
-    }
+    internal var customMirror: Mirror { Mirror(self, children: sideMirrorChildren(0)) }
 
     @usableFromInline
     internal var playgroundDescription: Any { description }
+}
+
+/// The replacement's signals, through its ``Side``.
+extension CatchSubscription: SideOwner {
+    @usableFromInline internal typealias SideInput = Downstream.Input
+    @usableFromInline internal typealias SideFailure = Recovery.Replacement.Failure
+
+    @inlinable
+    internal func sideReceive(_: Int, subscription: any Subscription) {
+        guard let unmet = state.withLock({ $0.attach(subscription, from: .second) }) else {
+            subscription.cancel()
+            return
+        }
+        if unmet > 0 {
+            subscription.request(unmet)
+        }
+    }
+
+    @inlinable
+    internal func sideReceive(_: Int, _ input: Downstream.Input) -> Subscribers.Demand {
+        downstream.receive(input)
+    }
+
+    @inlinable
+    internal func sideReceive(_: Int, completion: Subscribers.Completion<Recovery.Replacement.Failure>) {
+        if state.withLock({ $0.end(.second, handingOver: false) }) {
+            downstream.receive(completion: Recovery.downstreamCompletion(completion))
+        }
+    }
+
+    @usableFromInline
+    internal var sideDescription: String { description }
+
+    /// The subscription's own children, as Combine's replacement subscriber shows them.
+    @usableFromInline
+    internal func sideMirrorChildren(_: Int) -> KeyValuePairs<String, Any> {
+        let demand = state.withLock { $0.unmet }
+        return ["downstream": downstream, "demand": demand]
+    }
 }

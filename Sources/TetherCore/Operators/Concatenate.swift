@@ -46,26 +46,25 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            prefix.subscribe(Side<S, PrefixMark>(inner: Inner(downstream: subscriber, suffix: suffix), part: .prefix))
+            prefix.subscribe(Side<S, PrefixMark>(inner: Inner(downstream: subscriber, suffix: suffix), part: .first))
         }
     }
 }
 
 extension Publishers.Concatenate {
-    /// Which of the two publishers a signal comes from.
+    /// Which of the two publishers a signal comes from: the prefix is the first source, the
+    /// suffix the second.
     @usableFromInline
-    internal enum Part {
-        case prefix
-        case suffix
-    }
+    internal typealias Part = SuccessionState.Source
 
     /// The subscription: subscribed first to the prefix, then to the suffix, each through its
     /// own ``Side``, so a signal says which publisher sent it.
     ///
-    /// Which publisher is current, and the demand still unmet, live under the `control` lock, so
-    /// a request from any thread either reaches the current publisher or is counted for the
-    /// suffix to receive when it subscribes. The downstream and the suffix are handed over
-    /// through a ``ReleaseHandOff``; a value takes one lock, to count the demand it meets.
+    /// Which publisher is current, and the demand still unmet, live in a ``SuccessionState`` under
+    /// the `control` lock, so a request from any thread either reaches the current publisher or
+    /// is counted for the suffix to receive when it subscribes. The downstream and the suffix are
+    /// handed over through a ``ReleaseHandOff``; a value takes one lock, to count the demand it
+    /// meets.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -83,26 +82,7 @@ extension Publishers.Concatenate {
         }
 
         @usableFromInline
-        internal enum Phase {
-            case awaitingPrefix
-            case prefix(any Subscription)
-            case awaitingSuffix
-            case suffix(any Subscription)
-            case terminal
-        }
-
-        @usableFromInline
-        internal struct Control {
-            @usableFromInline var phase = Phase.awaitingPrefix
-            /// Demand the downstream made that no value has met yet.
-            @usableFromInline var unmet = Subscribers.Demand.none
-
-            @inlinable
-            init() {}
-        }
-
-        @usableFromInline
-        internal let control = Locked(Control())
+        internal let control = Locked(SuccessionState())
 
         @usableFromInline
         internal let gate = ReleaseHandOff()
@@ -129,23 +109,11 @@ extension Publishers.Concatenate {
 
         @inlinable
         internal func receive(subscription: any Subscription, from part: Part) {
-            let (accepted, unmet) = control.withLock { control -> (Bool, Subscribers.Demand) in
-                switch (control.phase, part) {
-                case (.awaitingPrefix, .prefix):
-                    control.phase = .prefix(subscription)
-                    return (true, .none)
-                case (.awaitingSuffix, .suffix):
-                    control.phase = .suffix(subscription)
-                    return (true, control.unmet)
-                default:
-                    return (false, .none)
-                }
-            }
-            guard accepted else {
+            guard let unmet = control.withLock({ $0.attach(subscription, from: part) }) else {
                 subscription.cancel()
                 return
             }
-            guard case .prefix = part else {
+            guard case .first = part else {
                 if unmet > 0 { subscription.request(unmet) }
                 return
             }
@@ -166,19 +134,17 @@ extension Publishers.Concatenate {
             // not current (the suffix before its subscription, the prefix after its finish) and,
             // as Combine does, one the prefix sends beyond the demand.
             let current = control.withLock { control -> Bool in
-                switch (control.phase, part) {
-                case (.prefix, .prefix):
-                    guard control.unmet > 0 else { return false }
-                    control.unmet -= 1
-                    return true
-                case (.suffix, .suffix):
+                switch (control.status, part) {
+                case (.first, .first):
+                    return control.meetOne()
+                case (.second, .second):
                     return true
                 default:
                     return false
                 }
             }
             let demand = current ? owned.downstream.receive(input) : .none
-            if demand > 0, case .prefix = part {
+            if demand > 0, case .first = part {
                 control.withLock { $0.unmet += demand }
             }
             if gate.leave() {
@@ -190,19 +156,11 @@ extension Publishers.Concatenate {
 
         @inlinable
         internal func receive(completion: Subscribers.Completion<Failure>, from part: Part) {
-            let previous = control.withLock { control -> Phase? in
-                let previous = control.phase
-                switch (previous, part, completion) {
-                case (.prefix, .prefix, .finished): control.phase = .awaitingSuffix
-                case (.prefix, .prefix, .failure), (.suffix, .suffix, _): control.phase = .terminal
-                default: return nil
-                }
-                return previous
-            }
-            switch (previous, completion) {
-            case (.none, _), (.awaitingPrefix, _), (.awaitingSuffix, _), (.terminal, _):
-                return
-            case (.prefix, .finished):
+            // The prefix's finish hands over to the suffix; any other completion of the current
+            // publisher ends the stream.
+            let handsOver = if case .first = part, case .finished = completion { true } else { false }
+            guard control.withLock({ $0.end(part, handingOver: handsOver) }) else { return }
+            if handsOver {
                 // Take the suffix as a delivery, so a concurrent cancel cannot release it under
                 // us, and subscribe after leaving: the suffix may deliver from inside subscribe.
                 guard gate.enter("Concatenate"), let suffix = owned?.suffix else { return }
@@ -210,8 +168,8 @@ extension Publishers.Concatenate {
                     owned = nil
                     return
                 }
-                suffix.subscribe(Side<Downstream, SuffixMark>(inner: self, part: .suffix))
-            default:
+                suffix.subscribe(Side<Downstream, SuffixMark>(inner: self, part: .second))
+            } else {
                 gate.stopFromSerialPath()
                 let released = owned
                 owned = nil
@@ -222,32 +180,23 @@ extension Publishers.Concatenate {
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
             // Combine passes even a request for `.none` on to the current publisher.
-            let current = control.withLock { control -> (any Subscription)? in
-                switch control.phase {
-                case .prefix(let subscription), .suffix(let subscription):
-                    control.unmet += demand
-                    return subscription
-                case .awaitingSuffix:
-                    control.unmet += demand
-                    return nil
-                case .awaitingPrefix, .terminal:
-                    return nil
-                }
-            }
+            let current = control.withLock { $0.request(demand) }
             current?.request(demand)
         }
 
         @inlinable
         internal func cancel() {
-            let previous = control.withLock { control -> Phase in
-                defer { control.phase = .terminal }
-                return control.phase
+            // Any cancel ends the stream, even between the two publishers: the suffix is then
+            // cancelled when it hands over its subscription.
+            let previous = control.withLock { control -> SuccessionState.Status in
+                defer { control.status = .over }
+                return control.status
             }
             let current: (any Subscription)?
             switch previous {
-            case .prefix(let subscription), .suffix(let subscription): current = subscription
-            case .awaitingSuffix: current = nil
-            case .awaitingPrefix, .terminal: return
+            case .first(let subscription), .second(let subscription): current = subscription
+            case .awaitingSecond: current = nil
+            case .awaitingFirst, .over: return
             }
             if gate.stopFromOutside() {
                 owned = nil

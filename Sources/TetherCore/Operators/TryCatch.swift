@@ -42,95 +42,9 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == any Error {
-            let relay = Inner<S>(name: "TryCatch", downstream: subscriber, recovery: handler)
-            upstream.subscribe(UpstreamSide(relay: relay))
+            upstream.subscribe(
+                CatchSubscription(name: "TryCatch", downstream: subscriber, recovery: TryCatchHandler(handler)))
         }
-    }
-}
-
-extension Publishers.TryCatch {
-    @usableFromInline
-    internal typealias Inner<Downstream: Subscriber> = CatchSubscription<
-        Downstream, (Upstream.Failure) throws -> NewPublisher
-    > where Downstream.Input == Upstream.Output, Downstream.Failure == any Error
-
-    /// The subscriber attached to the upstream.
-    @usableFromInline
-    internal struct UpstreamSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
-        @usableFromInline let relay: Inner<Downstream>
-        @usableFromInline let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(relay: Inner<Downstream>) {
-            self.relay = relay
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            relay.attachUpstream(subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            relay.relayFromUpstream(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            switch completion {
-            case .finished:
-                relay.upstreamFinished()
-            case .failure(let error):
-                guard let handler = relay.upstreamFailed() else { return }
-                let replacement: NewPublisher
-                do {
-                    replacement = try handler(error)
-                } catch {
-                    relay.recoveryFailed(.failure(error))
-                    return
-                }
-                replacement.subscribe(ReplacementSide(relay: relay))
-            }
-        }
-
-        @usableFromInline var description: String { "TryCatch" }
-        @usableFromInline var customMirror: Mirror { relay.customMirror }
-        @usableFromInline var playgroundDescription: Any { description }
-    }
-
-    /// The subscriber attached to the replacement publisher.
-    @usableFromInline
-    internal struct ReplacementSide<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
-        @usableFromInline let relay: Inner<Downstream>
-        @usableFromInline let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(relay: Inner<Downstream>) {
-            self.relay = relay
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            relay.attachReplacement(subscription)
-        }
-
-        @inlinable
-        func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-            relay.relayFromReplacement(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            relay.replacementCompleted(completion.eraseError())
-        }
-
-        @usableFromInline var description: String { "TryCatch" }
-        @usableFromInline var customMirror: Mirror { relay.customMirror }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

@@ -111,6 +111,27 @@ final class CatchTests: TetherTestCase {
         upstream.releaseSubscribers()
     }
 
+    func testTheUpstreamsSubscriberIsTheSubscriptionAndTheReplacementsDescribesItselfAlike() throws {
+        let upstream = ManualPublisher<Int, TestError>()
+        let replacement = ManualPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .max(2))
+        upstream.catch { _ in replacement }.subscribe(recorder)
+        upstream.subscriber?.receive(subscription: RecordingSubscription())
+        let subscription = upstream.given as? any Subscription
+        XCTAssertEqual(subscription?.combineIdentifier, recorder.subscription?.combineIdentifier)
+        upstream.subscriber?.receive(completion: .failure(TestError(id: 1)))
+
+        let side = try XCTUnwrap(replacement.given)
+        XCTAssertEqual((side as? any CustomStringConvertible)?.description, "Catch")
+        XCTAssertEqual((side as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String, "Catch")
+        let mirror = (side as? any CustomReflectable)?.customMirror
+        XCTAssertEqual(mirror?.children.map { $0.label }, ["downstream", "demand"])
+        XCTAssertEqual(mirror?.children.map { "\($0.value)" }.last, "max(2)")
+        recorder.cancel()
+        upstream.release()
+        replacement.release()
+    }
+
     func testRetryPassesOnACompletionBeforeTheSubscriptionWhileCatchIgnoresIt() {
         let retried = ManualPublisher<Int, TestError>()
         let retryRecorder = RecordingSubscriber<Int, TestError>()
