@@ -62,7 +62,7 @@ extension Publishers.Materialize {
         internal struct State {
             /// `nil` once the completion event is out, or cancelled.
             @usableFromInline var downstream: Downstream?
-            @usableFromInline var upstream: (any Subscription)?
+            @usableFromInline var upstream = UpstreamStatus.awaitingSubscription
             /// The downstream's outstanding demand.
             @usableFromInline var demand = Subscribers.Demand.none
             /// The upstream's completion, waiting for demand.
@@ -88,10 +88,10 @@ extension Publishers.Materialize {
         @inlinable
         internal func receive(subscription: any Subscription) {
             let downstream = state.withLock { state -> Downstream? in
-                guard state.upstream == nil, state.completion == nil, let downstream = state.downstream else {
+                guard case .awaitingSubscription = state.upstream, let downstream = state.downstream else {
                     return nil
                 }
-                state.upstream = subscription
+                state.upstream = .subscribed(subscription)
                 return downstream
             }
             guard let downstream else {
@@ -119,7 +119,7 @@ extension Publishers.Materialize {
         internal func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let downstream = state.withLock { state -> Downstream? in
                 guard state.completion == nil, let downstream = state.downstream else { return nil }
-                state.upstream = nil
+                state.upstream = .terminal
                 guard state.demand > 0 else {
                     state.completion = completion
                     return nil
@@ -155,7 +155,7 @@ extension Publishers.Materialize {
                     return (nil, (completion, downstream))
                 }
                 state.demand += demand
-                return (state.upstream, nil)
+                return (state.upstream.subscription, nil)
             }
             if let (completion, downstream) = ended {
                 Self.deliver(completion, to: downstream)
@@ -167,11 +167,10 @@ extension Publishers.Materialize {
         internal func cancel() {
             let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
                 defer {
-                    state.upstream = nil
                     state.downstream = nil
                     state.completion = nil
                 }
-                return (state.upstream, state.downstream)
+                return (UpstreamStatus.end(&state.upstream).subscription, state.downstream)
             }
             upstream?.cancel()
             withExtendedLifetime(downstream) {}

@@ -52,6 +52,37 @@ final class MaterializeTests: TetherTestCase {
         upstream.releaseSubscribers()
     }
 
+    func testASecondSubscriptionAndOneAfterTheCompletionAreCancelled() {
+        let publisher = ManualPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<IntEvent, Never>(demand: .max(1))
+        publisher.materialize().subscribe(recorder)
+        let first = RecordingSubscription()
+        let second = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: first)
+        publisher.subscriber?.receive(subscription: second)
+        _ = publisher.subscriber?.receive(1)
+        publisher.subscriber?.receive(completion: .finished)
+        publisher.subscriber?.receive(subscription: second)
+        recorder.request(.max(1))
+        publisher.subscriber?.receive(subscription: second)
+        XCTAssertEqual(first.events, [.requested(.max(1))])
+        XCTAssertEqual(second.events, [.cancelled, .cancelled, .cancelled])
+        XCTAssertEqual(recorder.events, [.subscription, .value(.value(1)), .value(.finished), .completion(.finished)])
+        publisher.release()
+    }
+
+    func testASubscriptionAfterACompletionThatCameFirstIsCancelled() {
+        let publisher = ManualPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<IntEvent, Never>()
+        publisher.materialize().subscribe(recorder)
+        publisher.subscriber?.receive(completion: .failure(TestError(id: 2)))
+        let late = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: late)
+        XCTAssertEqual(late.events, [.cancelled])
+        XCTAssertEqual(recorder.events, [])
+        publisher.release()
+    }
+
     func testDematerializeTurnsEventsBackIntoSignals() {
         let subject = PassthroughSubject<IntEvent, Never>()
         let recorder = RecordingSubscriber<Int, TestError>()

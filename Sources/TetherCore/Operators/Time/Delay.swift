@@ -88,36 +88,29 @@ extension Publishers {
 
 extension Publishers.Delay {
     /// The subscription: each upstream signal is queued, and an action scheduled `interval`
-    /// later delivers it through a ``DeliveryLine``.
+    /// later delivers it through its ``ScheduledDelivery``.
     ///
     /// As in Combine, each scheduled action holds the subscription until it has run, the
-    /// subscription holds the subscriber for its whole life (the line's own reference, which
-    /// says whether the stream is live, goes at the end), and it has no description or mirror
+    /// subscription holds the subscriber for its whole life, and it has no description or mirror
     /// of its own.
     ///
     /// `@unchecked Sendable`: the upstream's status lives in `upstream` (its own lock), what goes
-    /// downstream goes through `line`; the rest is immutable.
+    /// downstream goes through `delivery`'s line; the rest is immutable.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
         @usableFromInline let upstream = ScheduledUpstream()
-        @usableFromInline let line: DeliveryLine<Downstream>
-        /// Held for the subscription's life, as Combine holds it.
-        @usableFromInline let downstream: Downstream
+        @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
         @usableFromInline let interval: Context.SchedulerTimeType.Stride
         @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
-        @usableFromInline let scheduler: Context
-        @usableFromInline let options: Context.SchedulerOptions?
 
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
-            line = DeliveryLine(downstream: downstream)
-            self.downstream = downstream
+            delivery = ScheduledDelivery(
+                downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
             interval = publisher.interval
             tolerance = publisher.tolerance
-            scheduler = publisher.scheduler
-            options = publisher.options
             Ledger.enter(self)
         }
 
@@ -131,31 +124,27 @@ extension Publishers.Delay {
                 subscription.cancel()
                 return
             }
-            downstream.receive(subscription: self)
+            delivery.downstream.receive(subscription: self)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if upstream.acceptsEvents, line.enqueue(.value(input)) {
-                scheduleDelivery()
+            if upstream.acceptsEvents {
+                delivery.schedule(.value(input), after: interval, tolerance: tolerance) { self.deliverDue() }
             }
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            if upstream.complete(), line.enqueue(.completion(completion)) {
-                scheduleDelivery()
+            if upstream.complete() {
+                delivery.schedule(.completion(completion), after: interval, tolerance: tolerance) { self.deliverDue() }
             }
         }
 
         @inlinable
-        func scheduleDelivery() {
-            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
-                self.line.due { demand in self.upstream.deliveryTarget?.request(demand) }
-                // Once the completion is delivered, let go of the upstream too (see `ReceiveOn`).
-                if self.line.downstream == nil { self.upstream.finish() }
-            }
+        func deliverDue() {
+            delivery.deliverDue(requestingFrom: upstream)
         }
 
         /// Forwards `demand`, `.none` included, as Combine does.
@@ -167,7 +156,7 @@ extension Publishers.Delay {
         @inlinable
         func cancel() {
             guard let upstream = upstream.cancel() else { return }
-            line.cancel()
+            delivery.line.cancel()
             upstream.cancel()
         }
     }

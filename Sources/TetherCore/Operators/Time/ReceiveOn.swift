@@ -67,32 +67,24 @@ extension Publishers {
 
 extension Publishers.ReceiveOn {
     /// The subscription: each upstream signal is queued and one scheduled action per signal
-    /// delivers it through a ``DeliveryLine``.
+    /// delivers it through its ``ScheduledDelivery``.
     ///
     /// As in Combine, each scheduled action holds the subscription until it has run, and the
-    /// subscription holds the subscriber for its whole life; the line's own reference, which
-    /// says whether the stream is live, goes at the end.
+    /// subscription holds the subscriber for its whole life.
     ///
     /// `@unchecked Sendable`: the upstream's status lives in `upstream` (its own lock), what goes
-    /// downstream goes through `line`; the rest is immutable.
+    /// downstream goes through `delivery`'s line; the rest is immutable.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
         @usableFromInline let upstream = ScheduledUpstream()
-        @usableFromInline let line: DeliveryLine<Downstream>
-        /// Held for the subscription's life, as Combine holds it.
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let scheduler: Context
-        @usableFromInline let options: Context.SchedulerOptions?
+        @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
 
         @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            line = DeliveryLine(downstream: downstream)
-            self.downstream = downstream
-            self.scheduler = scheduler
-            self.options = options
+            delivery = ScheduledDelivery(downstream: downstream, scheduler: scheduler, options: options)
             Ledger.enter(self)
         }
 
@@ -106,31 +98,27 @@ extension Publishers.ReceiveOn {
                 subscription.cancel()
                 return
             }
-            downstream.receive(subscription: self)
+            delivery.downstream.receive(subscription: self)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if upstream.acceptsEvents, line.enqueue(.value(input)) {
-                scheduler.schedule(options: options) { self.deliverDue() }
+            if upstream.acceptsEvents {
+                delivery.schedule(.value(input)) { self.deliverDue() }
             }
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            if upstream.complete(), line.enqueue(.completion(completion)) {
-                scheduler.schedule(options: options) { self.deliverDue() }
+            if upstream.complete() {
+                delivery.schedule(.completion(completion)) { self.deliverDue() }
             }
         }
 
         @inlinable
         func deliverDue() {
-            line.due { demand in upstream.deliveryTarget?.request(demand) }
-            // Once the completion is delivered, the line has let go of the subscriber; let go of
-            // the upstream too (an upstream that holds its subscriber for life would otherwise
-            // keep both alive).
-            if line.downstream == nil { upstream.finish() }
+            delivery.deliverDue(requestingFrom: upstream)
         }
 
         /// Forwards `demand`, `.none` included, as Combine does.
@@ -142,7 +130,7 @@ extension Publishers.ReceiveOn {
         @inlinable
         func cancel() {
             guard let upstream = upstream.cancel() else { return }
-            line.cancel()
+            delivery.line.cancel()
             upstream.cancel()
         }
 

@@ -79,33 +79,26 @@ extension Publishers {
 }
 
 extension Publishers.Debounce {
-    /// The subscription: a ``DebounceState`` under a lock, timers on the scheduler, and a
-    /// ``DeliveryLine`` for what goes out.
+    /// The subscription: a ``DebounceState`` under a lock, and a ``ScheduledDelivery`` for the
+    /// timers and what goes out.
     ///
     /// As in Combine, a timer holds the subscription strongly until it is cancelled (when it
     /// has fired, when a newer value replaces it, or when the stream ends) and the scheduler
-    /// lets go of it, and the subscription holds the subscriber for its whole life; the line's
-    /// own reference, which says whether the stream is live, goes at the end.
+    /// lets go of it, and the subscription holds the subscriber for its whole life.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
-        @usableFromInline let line: DeliveryLine<Downstream>
-        /// Held for the subscription's life, as Combine holds it.
-        @usableFromInline let downstream: Downstream
+        @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
         @usableFromInline let state = Locked(DebounceState<Output>())
         @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
-        @usableFromInline let scheduler: Context
-        @usableFromInline let options: Context.SchedulerOptions?
 
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
-            line = DeliveryLine(downstream: downstream)
-            self.downstream = downstream
+            delivery = ScheduledDelivery(
+                downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
             dueTime = publisher.dueTime
-            scheduler = publisher.scheduler
-            options = publisher.options
             Ledger.enter(self)
         }
 
@@ -119,17 +112,14 @@ extension Publishers.Debounce {
                 subscription.cancel()
                 return
             }
-            downstream.receive(subscription: self)
+            delivery.downstream.receive(subscription: self)
             subscription.request(.unlimited)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard let (generation, previous) = state.withLock({ $0.receive(input) }) else { return .none }
-            let clock = scheduler.schedule(
-                after: scheduler.now.advanced(by: dueTime), interval: dueTime,
-                tolerance: scheduler.minimumTolerance, options: options
-            ) { self.fire(generation) }
+            let clock = delivery.startTimer(every: dueTime) { self.fire(generation) }
             state.withLock { $0.started(generation, clock: clock) }?.cancel()
             previous?.cancel()
             return .none
@@ -140,7 +130,7 @@ extension Publishers.Debounce {
             guard case .due(let value, let clock) = state.withLock({ $0.fire(generation) }) else { return }
             clock?.cancel()
             guard let value else { return }
-            if let more = line.deliverNow(.value(value)), more > 0 {
+            if let more = delivery.line.deliverNow(.value(value)), more > 0 {
                 state.withLock { $0.request(more) }
             }
         }
@@ -150,9 +140,7 @@ extension Publishers.Debounce {
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             guard let clock = state.withLock({ $0.complete() }) else { return }
             clock?.cancel()
-            if line.enqueue(.completion(completion)) {
-                scheduler.schedule { _ = self.line.due() }
-            }
+            delivery.schedule(.completion(completion), withOptions: false) { _ = self.delivery.line.due() }
         }
 
         @inlinable
@@ -164,7 +152,7 @@ extension Publishers.Debounce {
         func cancel() {
             guard let (upstream, clock) = state.withLock({ $0.cancel() }) else { return }
             clock?.cancel()
-            line.cancel()
+            delivery.line.cancel()
             upstream.cancel()
         }
 
@@ -173,7 +161,7 @@ extension Publishers.Debounce {
         @usableFromInline var customMirror: Mirror {
             let (demand, current) = state.withLock { ($0.demand, $0.current) }
             let children: [Mirror.Child] = [
-                ("downstream", downstream),
+                ("downstream", delivery.downstream),
                 ("downstreamDemand", demand),
                 ("currentValue", current as Any),
             ]

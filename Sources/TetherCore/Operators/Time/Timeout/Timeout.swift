@@ -93,35 +93,28 @@ extension Publishers {
 }
 
 extension Publishers.Timeout {
-    /// The subscription: a ``TimeoutState`` under a lock, a repeating timer as the clock, and a
-    /// ``DeliveryLine`` for what goes out.
+    /// The subscription: a ``TimeoutState`` under a lock, and a ``ScheduledDelivery`` for the
+    /// clock (a repeating timer) and what goes out.
     ///
     /// As in Combine, the clock and the scheduled deliveries hold the subscription strongly:
     /// the clock until it is cancelled (by a value, the upstream's completion, a cancel or the
     /// time-out) and the scheduler lets go of it, a delivery until it has run. The subscription
-    /// holds the subscriber for its whole life; the line's own reference, which says whether
-    /// the stream is live, goes at the end.
+    /// holds the subscriber for its whole life.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
-        @usableFromInline let line: DeliveryLine<Downstream>
-        /// Held for the subscription's life, as Combine holds it.
-        @usableFromInline let downstream: Downstream
+        @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
         @usableFromInline let state = Locked(TimeoutState())
         @usableFromInline let interval: Context.SchedulerTimeType.Stride
-        @usableFromInline let scheduler: Context
-        @usableFromInline let options: Context.SchedulerOptions?
         @usableFromInline let customError: (() -> Upstream.Failure)?
 
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
-            line = DeliveryLine(downstream: downstream)
-            self.downstream = downstream
+            delivery = ScheduledDelivery(
+                downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
             interval = publisher.interval
-            scheduler = publisher.scheduler
-            options = publisher.options
             customError = publisher.customError
             Ledger.enter(self)
         }
@@ -137,17 +130,14 @@ extension Publishers.Timeout {
                 return
             }
             startClock(generation)
-            downstream.receive(subscription: self)
+            delivery.downstream.receive(subscription: self)
             state.withLock { $0.delivered() }
         }
 
         /// Starts clock number `generation` and stops the one it replaces.
         @inlinable
         func startClock(_ generation: Int) {
-            let clock = scheduler.schedule(
-                after: scheduler.now.advanced(by: interval), interval: interval,
-                tolerance: scheduler.minimumTolerance, options: options
-            ) { self.fire(generation) }
+            let clock = delivery.startTimer(every: interval) { self.fire(generation) }
             state.withLock { $0.started(generation, clock: clock) }?.cancel()
         }
 
@@ -155,15 +145,13 @@ extension Publishers.Timeout {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard let generation = state.withLock({ $0.receiveValue() }) else { return .none }
             startClock(generation)
-            if line.enqueue(.value(input)) {
-                scheduler.schedule(options: options) { self.deliverDue() }
-            }
+            delivery.schedule(.value(input)) { self.deliverDue() }
             return .none
         }
 
         @inlinable
         func deliverDue() {
-            let demand = line.due()
+            let demand = delivery.line.due()
             if demand > 0, let upstream = state.withLock({ $0.upstream }) {
                 upstream.request(demand)
             }
@@ -182,7 +170,7 @@ extension Publishers.Timeout {
                 clock?.cancel()
                 upstream.cancel()
                 let completion: Subscribers.Completion<Failure> = customError.map { .failure($0()) } ?? .finished
-                _ = line.deliverNow(.completion(completion))
+                _ = delivery.line.deliverNow(.completion(completion))
             }
         }
 
@@ -190,11 +178,9 @@ extension Publishers.Timeout {
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             guard let clock = state.withLock({ $0.complete() }) else { return }
             clock?.cancel()
-            if line.enqueue(.completion(completion)) {
-                scheduler.schedule(options: options) {
-                    if self.state.withLock({ $0.deliverCompletion() }) {
-                        _ = self.line.due()
-                    }
+            delivery.schedule(.completion(completion)) {
+                if self.state.withLock({ $0.deliverCompletion() }) {
+                    _ = self.delivery.line.due()
                 }
             }
         }
@@ -215,7 +201,7 @@ extension Publishers.Timeout {
             let (upstream, clock) = state.withLock { $0.cancel() }
             guard let upstream else { return }
             clock?.cancel()
-            line.cancel()
+            delivery.line.cancel()
             upstream.cancel()
         }
 
