@@ -149,14 +149,6 @@ internal struct IterationState<Output, Failure: Error> {
     internal typealias Answers = IterationSubscriber<Output, Failure>.Answers
 
     @usableFromInline
-    internal enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        /// Completed or cancelled: every later call gets `nil` (after a kept failure).
-        case over
-    }
-
-    @usableFromInline
     internal enum SubscriptionAction {
         case reject
         case request(Subscribers.Demand)
@@ -176,7 +168,9 @@ internal struct IterationState<Output, Failure: Error> {
         case request(any Subscription)
     }
 
-    @usableFromInline var status = Status.awaitingSubscription
+    /// Where the upstream stands; once terminal (completed or cancelled), every later call gets
+    /// `nil` (after a kept failure).
+    @usableFromInline var status = UpstreamStatus.awaitingSubscription
     /// Callers suspended in `next()`, oldest first; each has asked for one value.
     @usableFromInline var waiters = RingBuffer<Waiter>()
     /// Values asked for before the subscription arrived.
@@ -209,11 +203,11 @@ internal struct IterationState<Output, Failure: Error> {
     ) -> (Answers, (any Subscription)?) {
         let released: (any Subscription)?
         switch status {
-        case .over: return (Answers(), nil)
+        case .terminal: return (Answers(), nil)
         case .subscribed(let subscription): released = subscription
         case .awaitingSubscription: released = nil
         }
-        status = .over
+        status = .terminal
         pendingDemand = .none
         guard let first = waiters.popFirst() else {
             if case .failure(let error) = completion { failure = error }
@@ -230,7 +224,7 @@ internal struct IterationState<Output, Failure: Error> {
     mutating func cancel() -> ((any Subscription)?, Answers) {
         let subscription: (any Subscription)?
         if case .subscribed(let held) = status { subscription = held } else { subscription = nil }
-        status = .over
+        status = .terminal
         pendingDemand = .none
         failure = nil
         return (subscription, takeWaiters(answering: .success(nil)))
@@ -239,7 +233,7 @@ internal struct IterationState<Output, Failure: Error> {
     /// What a call of `next()` gets without waiting: a kept failure, or the end.
     @inlinable
     mutating func answerAtOnce() -> Result<Output?, Failure>? {
-        guard case .over = status else { return nil }
+        guard case .terminal = status else { return nil }
         if let failure {
             self.failure = nil
             return .failure(failure)

@@ -148,7 +148,7 @@ where Downstream.Input == Recovery.Replacement.Output, Downstream.Failure == Rec
             }
             return
         }
-        let status = state.withLock { state -> SuccessionState.Status in
+        let status = state.withLock { state -> SuccessionState.Link in
             let status = state.status
             _ = state.end(.first, handingOver: true)
             return status

@@ -188,7 +188,7 @@ extension Publishers.Concatenate {
         internal func cancel() {
             // Any cancel ends the stream, even between the two publishers: the suffix is then
             // cancelled when it hands over its subscription.
-            let previous = control.withLock { control -> SuccessionState.Status in
+            let previous = control.withLock { control -> SuccessionState.Link in
                 defer { control.status = .over }
                 return control.status
             }

@@ -17,7 +17,7 @@ internal struct SuccessionState {
 
     /// Which source is current.
     @usableFromInline
-    internal enum Status {
+    internal enum Link {
         case awaitingFirst
         case first(any Subscription)
         /// The first source ended and the second has not handed over its subscription yet.
@@ -26,7 +26,7 @@ internal struct SuccessionState {
         case over
     }
 
-    @usableFromInline var status = Status.awaitingFirst
+    @usableFromInline var status = Link.awaitingFirst
 
     /// The downstream demand the first source has not met yet; no longer counted once the second
     /// source is subscribed, as it is asked directly.

@@ -53,15 +53,8 @@ where Downstream.Input == Input {
     }
 
     @usableFromInline
-    package enum Phase {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminal
-    }
-
-    @usableFromInline
     package struct Control {
-        @usableFromInline package var phase = Phase.awaitingSubscription
+        @usableFromInline package var phase = UpstreamStatus.awaitingSubscription
 
         @inlinable
         package init() {}
@@ -249,7 +242,7 @@ where Downstream.Input == Input {
     @inlinable
     package func cancel() {
         let ignoresEarlyCancel = if case .ignore = beforeSubscription { true } else { false }
-        let previous = control.withLock { control -> Phase in
+        let previous = control.withLock { control -> UpstreamStatus in
             let previous = control.phase
             if case .awaitingSubscription = previous, ignoresEarlyCancel { return previous }
             control.phase = .terminal

@@ -61,10 +61,10 @@ extension Publishers.Sequence {
     ///
     /// No lock: a generic class's `deinit` runs unspecialised, and there every lock wrapper
     /// around generic state cost a run-time type lookup; what the token guards is one
-    /// ``SequenceCursor`` held by ``StateHolder``, which costs none. It is owned by the holder of
+    /// ``SequenceCursor`` held by ``SubscriptionBase``, which costs none. It is owned by the holder of
     /// the drain token.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: StateHolder<SequenceCursor<Downstream, Elements.Iterator>>,
+    internal final class Inner<Downstream: Subscriber>: SubscriptionBase<SequenceCursor<Downstream, Elements.Iterator>>,
         Subscription, SpecializedControl, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {

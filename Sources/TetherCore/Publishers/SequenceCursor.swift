@@ -1,5 +1,5 @@
 /// What the drain token of a ``Publishers/Sequence`` subscription guards, held as one value (see
-/// ``StateHolder``): the subscriber (`nil` once finished or cancelled) and the parked cursor, the
+/// ``SubscriptionBase``): the subscriber (`nil` once finished or cancelled) and the parked cursor, the
 /// iterator and the element it has already produced (`nil` while a drainer holds them).
 @usableFromInline
 internal struct SequenceCursor<Downstream, Iterator: IteratorProtocol> {

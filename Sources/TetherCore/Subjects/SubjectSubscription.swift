@@ -87,7 +87,7 @@ extension SpecializedSubjectParent {
 /// machine and delivered, in order, before the outer call returns. So concurrent and reentrant
 /// sends never overlap in the subscriber, never recurse, and no thread delivers another's values.
 @usableFromInline
-package final class SubjectSubscription<Downstream: Subscriber>: StateHolder<SubjectSubscriptionState<Downstream>>,
+package final class SubjectSubscription<Downstream: Subscriber>: SubscriptionBase<SubjectSubscriptionState<Downstream>>,
     SubjectConduitProtocol, Subscription, SpecializedControl,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
@@ -101,7 +101,7 @@ package final class SubjectSubscription<Downstream: Subscriber>: StateHolder<Sub
     @usableFromInline
     package let control: (AnyObject, ControlSignal) -> Void
 
-    /// Guards the state machine, ``StateHolder/state``: beside the lock rather than in it, and
+    /// Guards the state machine, ``SubscriptionBase/state``: beside the lock rather than in it, and
     /// held by the base class, so that `deinit` (which runs unspecialised) looks up no type.
     @usableFromInline
     package let lock = Locked(())

@@ -15,14 +15,14 @@ extension Subscribers {
         public typealias Failure = Never
 
         @usableFromInline
-        internal enum Status {
+        internal enum Link {
             case awaitingSubscription(Root)
             case subscribed(Root, any Subscription)
             case terminal
         }
 
         @usableFromInline
-        internal let status: Locked<Status>
+        internal let status: Locked<Link>
 
         /// Tells a ``CancellableBag`` or ``Lifetime`` holding this subscriber that it finished.
         @usableFromInline
@@ -95,7 +95,7 @@ extension Subscribers {
         /// - Parameter completion: How the publisher finished.
         @inlinable
         public func receive(completion: Subscribers.Completion<Never>) {
-            let released = status.withLock { status -> Status in
+            let released = status.withLock { status -> Link in
                 defer { status = .terminal }
                 return status
             }
@@ -106,7 +106,7 @@ extension Subscribers {
         /// Cancels the subscription and releases the object, once; later calls do nothing.
         @inlinable
         public func cancel() {
-            let previous = status.withLock { status -> Status in
+            let previous = status.withLock { status -> Link in
                 defer { status = .terminal }
                 return status
             }

@@ -50,14 +50,14 @@ internal final class RelaySubscriber<Target: Relay>: Subscriber, Cancellable, Cu
     @usableFromInline typealias Failure = Never
 
     @usableFromInline
-    internal enum Status {
+    internal enum Link {
         case awaitingSubscription(Target)
         case subscribed(Target, any Subscription)
         case terminal
     }
 
     @usableFromInline
-    internal let status: Locked<Status>
+    internal let status: Locked<Link>
 
     @inlinable
     internal init(_ relay: Target) {
@@ -96,7 +96,7 @@ internal final class RelaySubscriber<Target: Relay>: Subscriber, Cancellable, Cu
     @inlinable
     internal func receive(completion: Subscribers.Completion<Never>) {
         // Released outside the lock.
-        _ = status.withLock { status -> Status in
+        _ = status.withLock { status -> Link in
             defer { status = .terminal }
             return status
         }
@@ -104,7 +104,7 @@ internal final class RelaySubscriber<Target: Relay>: Subscriber, Cancellable, Cu
 
     @inlinable
     internal func cancel() {
-        let previous = status.withLock { status -> Status in
+        let previous = status.withLock { status -> Link in
             defer { status = .terminal }
             return status
         }

@@ -8,7 +8,7 @@
 @usableFromInline
 package struct CombiningUpstream {
     @usableFromInline
-    package enum Status {
+    package enum Link {
         case awaitingSubscription
         case active
         /// Completed, or let go of when the stream ended.
@@ -36,7 +36,7 @@ package struct CombiningUpstream {
         }
     }
 
-    @usableFromInline package var status = Status.awaitingSubscription
+    @usableFromInline package var status = Link.awaitingSubscription
     /// Held while ``status`` is `active`.
     @usableFromInline package var subscription: (any Subscription)?
     /// How many of its values the slots hold: zip's queue length; for combine-latest, 1 once it

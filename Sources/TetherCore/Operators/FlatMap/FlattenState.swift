@@ -1,7 +1,7 @@
 /// The upstream of a ``FlattenState`` (the publisher of publishers) as the machine sees it.
 ///
 /// This and ``FlattenSlot`` stand outside the generic machine so that they are not generic
-/// themselves: the storage's `deinit` runs unspecialised, and every generic type in the state it
+/// themselves: the subscription's `deinit` runs unspecialised, and every generic type in the state it
 /// destroys costs a run-time type lookup there. The live upstream's subscription is kept beside
 /// it (``FlattenState/upstreamSubscription``), so that the many checks of where the upstream
 /// stands copy a plain value, not an existential.

@@ -7,7 +7,7 @@
 /// the machine's drain token, which is what serialises values from several inners.
 @usableFromInline
 internal final class FlattenSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    StateHolder<
+    SubscriptionBase<
         FlattenSubscriptionState<
             FlattenState<NewPublisher.Output, Upstream.Failure>, (Upstream.Output) -> NewPublisher, Downstream
         >
@@ -42,7 +42,7 @@ where
     @usableFromInline
     internal let control: (AnyObject, ControlSignal) -> Void
 
-    /// Guards `state.machine` and `state.transform`. (The generic state lives in ``StateHolder``,
+    /// Guards `state.machine` and `state.transform`. (The generic state lives in ``SubscriptionBase``,
     /// beside the lock rather than in it, so that this `deinit` looks up no type.)
     @usableFromInline
     internal let lock = Locked(())

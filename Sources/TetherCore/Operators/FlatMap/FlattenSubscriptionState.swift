@@ -1,5 +1,5 @@
 /// What a ``FlattenSubscription`` owns that depends on its types, held as one value (see
-/// ``StateHolder``) and guarded part by part.
+/// ``SubscriptionBase``) and guarded part by part.
 @usableFromInline
 internal struct FlattenSubscriptionState<Machine, Transform, Downstream> {
     /// Guarded by the subscription's lock.

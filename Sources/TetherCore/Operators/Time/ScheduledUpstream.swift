@@ -8,14 +8,14 @@
 @usableFromInline
 internal struct ScheduledUpstream: ~Copyable, @unchecked Sendable {
     @usableFromInline
-    internal enum Phase {
+    internal enum Link {
         case awaitingSubscription
         case subscribed(any Subscription)
         case completing(any Subscription)
         case terminal
     }
 
-    @usableFromInline let phase = Locked(Phase.awaitingSubscription)
+    @usableFromInline let phase = Locked(Link.awaitingSubscription)
 
     @inlinable
     init() {}

@@ -7,13 +7,6 @@
 /// Events before the subscription, and a cancel before it, are ignored, as Combine does.
 @usableFromInline
 internal struct DebounceState<Output> {
-    @usableFromInline
-    internal enum Phase {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminal
-    }
-
     /// What a timer found when it fired.
     @usableFromInline
     internal enum Firing {
@@ -23,7 +16,7 @@ internal struct DebounceState<Output> {
         case due(Output?, clock: (any Cancellable)?)
     }
 
-    @usableFromInline var phase = Phase.awaitingSubscription
+    @usableFromInline var phase = UpstreamStatus.awaitingSubscription
     @usableFromInline var generation = 0
     /// The latest value; Combine keeps it after delivering it (its mirror shows it).
     @usableFromInline var current: Output?

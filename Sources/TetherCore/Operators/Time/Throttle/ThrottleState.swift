@@ -9,7 +9,7 @@
 @usableFromInline
 internal struct ThrottleState<Output, Failure: Error, Time: Strideable> {
     @usableFromInline
-    internal enum Phase {
+    internal enum Link {
         case awaitingSubscription
         case subscribed(any Subscription)
         /// The upstream completed; the completion waits for its emission.
@@ -30,7 +30,7 @@ internal struct ThrottleState<Output, Failure: Error, Time: Strideable> {
 
     @usableFromInline let interval: Time.Stride
     @usableFromInline let latest: Bool
-    @usableFromInline var phase = Phase.awaitingSubscription
+    @usableFromInline var phase = Link.awaitingSubscription
     @usableFromInline var lastEmission: Time?
     @usableFromInline var pendingValue: Output?
     @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?

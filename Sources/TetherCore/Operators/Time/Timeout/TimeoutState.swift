@@ -10,7 +10,7 @@
 @usableFromInline
 internal struct TimeoutState {
     @usableFromInline
-    internal enum Phase {
+    internal enum Link {
         case awaitingSubscription
         /// The subscription arrived; `delivered` once the subscriber received it.
         case subscribed(any Subscription, delivered: Bool)
@@ -32,7 +32,7 @@ internal struct TimeoutState {
         case tooEarly
     }
 
-    @usableFromInline var phase = Phase.awaitingSubscription
+    @usableFromInline var phase = Link.awaitingSubscription
     /// The number of the current clock.
     @usableFromInline var generation = 0
     /// The current clock's cancellable, once `schedule` returned it.

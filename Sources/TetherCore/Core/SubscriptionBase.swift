@@ -7,7 +7,7 @@
 /// type *is* a generic parameter of its class needs no lookup: the run time reads it from the
 /// object's own metadata. A subclass that names its state struct here pays for no lookup at all.
 @usableFromInline
-package class StateHolder<State> {
+package class SubscriptionBase<State> {
     /// The subclass's state; how it is guarded is the subclass's to say.
     @usableFromInline @exclusivity(unchecked)
     package final var state: State
