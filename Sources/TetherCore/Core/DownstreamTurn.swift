@@ -28,15 +28,16 @@ import Synchronization
 /// everywhere else, never call out under it.
 @usableFromInline
 package struct DownstreamTurn: ~Copyable, @unchecked Sendable {
-    /// Held for the length of a turn.
-    @usableFromInline
-    package let gate = Locked(())
-
     /// The identity of the thread whose turn it is, or zero. Only the holder writes its own
     /// identity, so a thread that reads its own identity here holds the turn; any other value
     /// means it does not, whatever another thread is doing.
     @usableFromInline
     package let holder = Atomic<UInt>(0)
+
+    /// Held for the length of a turn. After the holder, so that the turn takes twelve bytes and a
+    /// four-byte field can follow it in the same word.
+    @usableFromInline
+    package let gate = Locked(())
 
     @inlinable
     package init() {}

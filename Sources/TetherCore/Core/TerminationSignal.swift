@@ -8,13 +8,7 @@
 @usableFromInline
 package struct TerminationSignal: ~Copyable, Sendable {
     @usableFromInline
-    internal enum State: Sendable {
-        case running([@Sendable () -> Void])
-        case ended
-    }
-
-    @usableFromInline
-    internal let state = Locked(State.running([]))
+    internal let state = Locked(TerminationHandlers.running([]))
 
     @inlinable
     package init() {}
@@ -22,23 +16,41 @@ package struct TerminationSignal: ~Copyable, Sendable {
     /// Marks the end and runs the handlers registered so far; later calls do nothing.
     @inlinable
     package func fire() {
-        let handlers = state.withLock { state -> [@Sendable () -> Void] in
-            defer { state = .ended }
-            if case .running(let handlers) = state { return handlers }
-            return []
-        }
-        for handler in handlers { handler() }
+        for handler in state.withLock({ $0.end() }) { handler() }
     }
 
     /// Registers `handler` to run at the end.
     /// - Returns: `false`, without keeping the handler, when the end already happened.
     package func observe(_ handler: @escaping @Sendable () -> Void) -> Bool {
-        state.withLock { state in
-            guard case .running(var handlers) = state else { return false }
-            handlers.append(handler)
-            state = .running(handlers)
-            return true
-        }
+        state.withLock { $0.observe(handler) }
+    }
+}
+
+/// The handlers a ``TerminationSignal`` keeps, as a value: a subscriber that already holds a lock
+/// keeps them beside its own state under it (as `Sink` does) rather than paying for a second lock.
+@usableFromInline
+package enum TerminationHandlers: Sendable {
+    case running([@Sendable () -> Void])
+    case ended
+
+    /// Marks the end and returns the handlers registered so far, to run once the lock is released;
+    /// later calls return none.
+    @inlinable
+    package mutating func end() -> [@Sendable () -> Void] {
+        defer { self = .ended }
+        if case .running(let handlers) = self { return handlers }
+        return []
+    }
+
+    /// Registers `handler` to run at the end.
+    /// - Returns: `false`, without keeping the handler, when the end already happened.
+    package mutating func observe(_ handler: @escaping @Sendable () -> Void) -> Bool {
+        guard case .running(var handlers) = self else { return false }
+        // Ended for the moment, so that the array is referenced once and grows in place.
+        self = .ended
+        handlers.append(handler)
+        self = .running(handlers)
+        return true
     }
 }
 

@@ -49,7 +49,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectSubscription(name: "PassthroughSubject", downstream: subscriber, parent: self, latest: nil)
+        let conduit = SubjectSubscription(kind: .passthroughSubject, downstream: subscriber, parent: self, latest: nil)
         if let completion = withHub({ $0.attach(SubjectEntry(conduit)) }) {
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: completion)
