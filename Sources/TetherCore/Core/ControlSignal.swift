@@ -13,18 +13,11 @@ package enum ControlSignal {
     case cancel
 }
 
-/// A subscription that keeps a specialised control entry (see ``ControlSignal``): its
-/// `request` and `cancel`, given here once for all, forward to the entry, which runs these.
-///
-/// A conforming subscription stores `control = Self.controlEntry`, made in its `@inlinable`
-/// initialiser, and implements `requestNow` and `cancelNow`.
+/// A subscription that keeps a specialised control entry (see ``ControlSignal``): its own
+/// `request` and `cancel` forward to the entry, which runs these.
 @usableFromInline
 package protocol SpecializedControl: AnyObject {
-    /// The entry, ``controlEntry`` as the subscription's initialiser made it.
-    var control: (AnyObject, ControlSignal) -> Void { get }
-    /// What `request` does, specialised.
     func requestNow(_ demand: Subscribers.Demand)
-    /// What `cancel` does, specialised.
     func cancelNow()
 }
 
@@ -40,17 +33,5 @@ extension SpecializedControl {
             case .cancel: subscription.cancelNow()
             }
         }
-    }
-
-    /// Forwards to the entry.
-    @inlinable
-    package func request(_ demand: Subscribers.Demand) {
-        control(self, .request(demand))
-    }
-
-    /// Forwards to the entry.
-    @inlinable
-    package func cancel() {
-        control(self, .cancel)
     }
 }

@@ -102,6 +102,16 @@ extension Publishers.Sequence {
         }
 
         @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
+            control(self, .request(demand))
+        }
+
+        @inlinable
+        internal func cancel() {
+            control(self, .cancel)
+        }
+
+        @inlinable
         internal func requestNow(_ demand: Subscribers.Demand) {
             guard demand > 0 else { return }
             var current = pending.load(ordering: .relaxed)

@@ -63,6 +63,16 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
     }
 
     @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        control(self, .request(demand))
+    }
+
+    @inlinable
+    internal func cancel() {
+        control(self, .cancel)
+    }
+
+    @inlinable
     internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(
             demand > 0, "Demand must not be zero: the \(publisherName) subscription was asked for .none")

@@ -172,6 +172,16 @@ package final class SubjectSubscription<Downstream: Subscriber>: SubscriptionBas
     }
 
     @inlinable
+    package func request(_ demand: Subscribers.Demand) {
+        control(self, .request(demand))
+    }
+
+    @inlinable
+    package func cancel() {
+        control(self, .cancel)
+    }
+
+    @inlinable
     package func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(withMachine { $0.kind.name }) was asked for .none")
         let (parent, owes) = withMachine { $0.request(demand) }

@@ -174,6 +174,16 @@ extension Publishers.Buffer {
         }
 
         @inlinable
+        internal func request(_ demand: Subscribers.Demand) {
+            control(self, .request(demand))
+        }
+
+        @inlinable
+        internal func cancel() {
+            control(self, .cancel)
+        }
+
+        @inlinable
         internal func requestNow(_ demand: Subscribers.Demand) {
             if let step = state.withLock({ $0.request(demand) }) {
                 requestOwed(run(step))

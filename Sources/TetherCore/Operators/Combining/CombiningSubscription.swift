@@ -87,6 +87,16 @@ where Machine.Slots.Output == Downstream.Input {
     }
 
     @inlinable
+    package func request(_ demand: Subscribers.Demand) {
+        control(self, .request(demand))
+    }
+
+    @inlinable
+    package func cancel() {
+        control(self, .cancel)
+    }
+
+    @inlinable
     package func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(Machine.name) was asked for .none")
         perform(machine.withLock { $0.request(demand) })

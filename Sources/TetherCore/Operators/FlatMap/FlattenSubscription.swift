@@ -234,6 +234,16 @@ where
     // MARK: Downstream
 
     @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        control(self, .request(demand))
+    }
+
+    @inlinable
+    internal func cancel() {
+        control(self, .cancel)
+    }
+
+    @inlinable
     internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         if withMachine({ $0.requestQuietly(demand) }) { return }
