@@ -126,16 +126,33 @@ where
             receiveImmediate(valueOfJust(publisher))
             return .none
         }
-        if let erasedInners, _fastPath(!IntrospectionRegistry.isActive),
-            let value = valueOfErasedJust(publisher, erasedInners)
-        {
-            receiveImmediate(value)
+        if let erasedInners, _fastPath(!IntrospectionRegistry.isActive) {
+            receiveErased(publisher, erasedInners)
             return .none
         }
+        subscribeInner(publisher)
+        return .none
+    }
+
+    /// A new inner that is an `AnyPublisher`: taken at hand when it erases a `Just`, subscribed
+    /// to otherwise. Out of line: its locals are of generic types (`NewPublisher.Output?`), whose
+    /// metadata unspecialised code would otherwise look up on entry to ``receive(_:)`` for every
+    /// inner, erased or not.
+    @inlinable @inline(never)
+    internal func receiveErased(_ publisher: NewPublisher, _ shape: ErasedInnerShape) {
+        if let value = valueOfErasedJust(publisher, shape) {
+            receiveImmediate(value)
+        } else {
+            subscribeInner(publisher)
+        }
+    }
+
+    /// Subscribes to a new inner publisher, when the machine has room for it.
+    @inlinable
+    internal func subscribeInner(_ publisher: NewPublisher) {
         if let index = withMachine({ $0.reserve() }) {
             publisher.subscribe(Side(self, index: index))
         }
-        return .none
     }
 
     /// An inner publisher whose one value is at hand: delivered (or queued with its demand used)

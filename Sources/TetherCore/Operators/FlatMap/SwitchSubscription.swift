@@ -69,11 +69,27 @@ where
         if innersAreJust, _fastPath(!IntrospectionRegistry.isActive) {
             return receiveAtHand(valueOfJust(input), input)
         }
-        if let erasedInners, _fastPath(!IntrospectionRegistry.isActive),
-            let value = valueOfErasedJust(input, erasedInners)
-        {
+        if let erasedInners, _fastPath(!IntrospectionRegistry.isActive) {
+            return receiveErased(input, erasedInners)
+        }
+        return subscribeInner(input)
+    }
+
+    /// A new inner that is an `AnyPublisher`: taken at hand when it erases a `Just`, subscribed
+    /// to otherwise. Out of line: its locals are of generic types (`Downstream.Input?`), whose
+    /// metadata unspecialised code would otherwise look up on entry to ``receive(_:)`` for every
+    /// inner, erased or not.
+    @inlinable @inline(never)
+    func receiveErased(_ input: Upstream.Output, _ shape: ErasedInnerShape) -> Subscribers.Demand {
+        if let value = valueOfErasedJust(input, shape) {
             return receiveAtHand(value, input)
         }
+        return subscribeInner(input)
+    }
+
+    /// Subscribes to a new inner, `input`, in place of the current one.
+    @inlinable
+    func subscribeInner(_ input: Upstream.Output) -> Subscribers.Demand {
         guard let (index, previous) = state.withLock({ $0.switchToNext() }) else { return .none }
         previous?.cancel()
         input.subscribe(Side(self, index: index))
