@@ -20,17 +20,6 @@ package func valueOfJust<P: Publisher>(_ publisher: P) -> P.Output {
     withUnsafeBytes(of: publisher) { $0.load(as: P.Output.self) }
 }
 
-/// How an inner publisher type is an `AnyPublisher`, which may erase a `Just` whose value is at
-/// hand (see ``valueOfErasedJust(_:_:)``).
-@usableFromInline
-package enum ErasedInnerShape {
-    /// An `AnyPublisher`.
-    case anyPublisher
-    /// An `AnyPublisher` that never fails, given a failure type (what `flatMap` makes of an
-    /// erased inner that never fails under an upstream that can).
-    case anyPublisherGivenFailure
-}
-
 /// How publishers of type `P` are `AnyPublisher`s, or `nil` when they are not.
 ///
 /// Ask once, when a subscription is made, as for ``isJust(_:)``.
