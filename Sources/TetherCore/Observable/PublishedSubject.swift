@@ -68,7 +68,7 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked S
     internal func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         let conduit = state.withLock { state -> SubjectSubscription<S> in
             let conduit = SubjectSubscription(
-                kind: .publishedSubject, downstream: subscriber, parent: self, latest: .some(state.value))
+                kind: .publishedSubject, downstream: subscriber, parent: self, latest: state.value)
             _ = state.hub.attach(SubjectEntry(conduit))
             return conduit
         }

@@ -64,7 +64,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
             state -> (SubjectSubscription<S>?, Subscribers.Completion<Failure>?) in
             if let completion = state.hub.completion { return (nil, completion) }
             let conduit = SubjectSubscription(
-                kind: .currentValueSubject, downstream: subscriber, parent: self, latest: .some(state.value))
+                kind: .currentValueSubject, downstream: subscriber, parent: self, latest: state.value)
             _ = state.hub.attach(SubjectEntry(conduit))
             return (conduit, nil)
         }

@@ -1,5 +1,5 @@
-/// The subjects a ``SubjectSubscription`` serves, which name it: one byte in its state where the
-/// name as a `StaticString` took seventeen.
+/// The subjects a ``SubjectSubscription`` serves, which name it and say whether it keeps the
+/// latest value: one byte in its state where the name as a `StaticString` took seventeen.
 @usableFromInline
 package enum SubjectKind: UInt8, Sendable {
     case passthroughSubject
@@ -15,4 +15,10 @@ package enum SubjectKind: UInt8, Sendable {
         case .publishedSubject: "PublishedSubject"
         }
     }
+
+    /// Whether the subscription owes the subject's current value on first demand, and keeps a
+    /// value offered without demand in its place rather than dropping it (`CurrentValueSubject`
+    /// and `@Published`).
+    @inlinable
+    package var keepsLatest: Bool { self != .passthroughSubject }
 }

@@ -113,11 +113,11 @@ package final class SubjectSubscription<Downstream: Subscriber>: SubscriptionBas
     package let lock = Locked(())
 
     /// - Parameters:
-    ///   - latest: For a `CurrentValueSubject`, the current value, owed on first demand; values
-    ///     offered without demand then replace it instead of being dropped.
+    ///   - latest: For a kind that keeps the latest value, the current value, owed on first
+    ///     demand; values offered without demand then replace it instead of being dropped.
     @inlinable
     package init(
-        kind: SubjectKind, downstream: Downstream, parent: any SubjectConduitParent, latest: Output??
+        kind: SubjectKind, downstream: Downstream, parent: any SubjectConduitParent, latest: Output?
     ) {
         control = SubjectSubscription.controlEntry
         super.init(state: State(kind: kind, downstream: downstream, parent: parent, latest: latest))
@@ -287,10 +287,9 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     @usableFromInline package var demand = Subscribers.Demand.none
     /// Values sent from inside a delivery, on the delivering thread; their demand is taken.
     @usableFromInline package var left = RingBuffer<Output>()
-    /// `CurrentValueSubject` only: the value owed once demand arrives.
+    /// `CurrentValueSubject` and `@Published` only: the value owed once demand arrives.
     @usableFromInline package var latest: Output?
-    @usableFromInline package let keepsLatest: Bool
-    /// Which subject this is: the subscription's description.
+    /// Which subject this is: the subscription's description, and whether it keeps `latest`.
     @usableFromInline package let kind: SubjectKind
     /// A completion sent from inside a delivery, on the delivering thread.
     @usableFromInline package var completion: Subscribers.Completion<Failure>?
@@ -300,12 +299,11 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     @usableFromInline package var handingOver = false
 
     @inlinable
-    package init(kind: SubjectKind, downstream: Downstream, parent: any SubjectConduitParent, latest: Output??) {
+    package init(kind: SubjectKind, downstream: Downstream, parent: any SubjectConduitParent, latest: Output?) {
         self.kind = kind
         self.downstream = downstream
         self.parent = parent
-        self.keepsLatest = latest != nil
-        self.latest = latest ?? nil
+        self.latest = latest
     }
 
     /// A value from the subject, in the sender's turn: the subscriber to deliver it to, or `nil`
@@ -314,7 +312,7 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     package mutating func take(_ value: Output) -> Downstream? {
         guard let downstream, completion == nil else { return nil }
         guard demand > 0 else {
-            if keepsLatest { latest = value }
+            if kind.keepsLatest { latest = value }
             return nil
         }
         demand -= 1
@@ -333,7 +331,7 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
             left.append(owed)
         }
         guard demand > 0 else {
-            if keepsLatest { latest = value }
+            if kind.keepsLatest { latest = value }
             return
         }
         demand -= 1

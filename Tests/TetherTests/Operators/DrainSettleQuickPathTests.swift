@@ -31,7 +31,7 @@ final class DrainSettleQuickPathTests: TetherTestCase {
                 let keepsLatest = random.chance(50)
                 var state = State(
                     kind: keepsLatest ? .currentValueSubject : .passthroughSubject, downstream: RecordingSubscriber(),
-                    parent: parent, latest: keepsLatest ? .some(nil) : nil)
+                    parent: parent, latest: nil)
                 state.demand = [.none, .max(1), .max(2), .unlimited].randomElement(using: &random)!
                 for value in 0..<Int.random(in: 0...2, using: &random) { state.left.append(value) }
                 if keepsLatest, random.chance(50) { state.latest = 7 }
