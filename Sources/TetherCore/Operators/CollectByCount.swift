@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publishers {
     /// A publisher that buffers a maximum number of items.
     ///
@@ -49,8 +47,9 @@ extension Publishers {
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 extension Publishers.CollectByCount {
-    /// The subscription. The buffer lives on the upstream's serial path, handed over through a
-    /// ``ReleaseHandOff``; whether the upstream is still attached is decided under `link`.
+    /// The subscription, on the subscription kernel (``UpstreamLink``): the buffer lives on the
+    /// upstream's serial path, handed over through the link's `handOff`; whether the upstream is
+    /// still attached is decided by its status.
     ///
     /// As Combine's, it passes every upstream completion on, even after a `cancel` or a first
     /// completion (only the buffer's rest is dropped then), ignores a `cancel` that comes before
@@ -59,12 +58,11 @@ extension Publishers.CollectByCount {
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
-        @usableFromInline let link = Locked(UpstreamStatus.awaitingSubscription)
-        @usableFromInline let gate = ReleaseHandOff()
+        @usableFromInline let link = UpstreamLink()
         @usableFromInline let count: Int
         /// Held for the whole life, as Combine holds it.
         @usableFromInline let downstream: Downstream
-        /// Serial path only, or whichever side the gate names.
+        /// Serial path only, or whichever side the hand-off names.
         @usableFromInline var buffer: [Upstream.Output] = []
 
         @inlinable
@@ -81,25 +79,19 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = link.withLock { link -> Bool in
-                guard case .awaitingSubscription = link else { return false }
-                link = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard link.accept(subscription) else {
                 subscription.cancel()
                 return
             }
-            gate.open()
             downstream.receive(subscription: self)
-            if gate.leave() {
+            if link.handOff.leave() {
                 release()
             }
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard gate.enterIfSubscribed() else { return .none }
+            guard link.handOff.enterIfSubscribed() else { return .none }
             buffer.append(input)
             var demand = Subscribers.Demand.none
             if buffer.count == count {
@@ -108,7 +100,7 @@ extension Publishers.CollectByCount {
                 buffer.reserveCapacity(count)
                 demand = downstream.receive(full) * count
             }
-            if gate.leave() {
+            if link.handOff.leave() {
                 release()
                 return .none
             }
@@ -117,10 +109,10 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            link.withLock { $0 = .terminal }
-            // A stopped gate (a cancel or an earlier completion) has released the buffer.
-            if gate.enterEvenBeforeSubscription() {
-                gate.stopFromSerialPath()
+            _ = link.end(evenBeforeSubscription: true)
+            // A stopped hand-off (a cancel or an earlier completion) has released the buffer.
+            if link.handOff.enterEvenBeforeSubscription() {
+                link.handOff.stopFromSerialPath()
                 let rest = buffer
                 release()
                 if case .finished = completion, !rest.isEmpty {
@@ -138,24 +130,16 @@ extension Publishers.CollectByCount {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "Demand must not be zero: CollectByCount was asked for .none")
-            let upstream = link.withLock { link -> (any Subscription)? in
-                guard case .subscribed(let upstream) = link else { return nil }
-                return upstream
-            }
-            upstream?.request(demand * count)
+            link.upstream?.request(demand * count)
         }
 
         @inlinable
         func cancel() {
-            let previous = link.withLock { link -> UpstreamStatus in
-                // Before the subscription there is nothing to cancel; Combine subscribes normally
-                // when it arrives.
-                if case .awaitingSubscription = link { return link }
-                defer { link = .terminal }
-                return link
-            }
-            guard case .subscribed(let upstream) = previous else { return }
-            if gate.stopFromOutside() {
+            // Before the subscription there is nothing to cancel; Combine subscribes normally when
+            // it arrives.
+            let (upstream, releasesNow) = link.cancel(evenBeforeSubscription: false)
+            guard let upstream else { return }
+            if releasesNow {
                 release()
             }
             upstream.cancel()
@@ -165,9 +149,7 @@ extension Publishers.CollectByCount {
         /// Combine's children. The buffer belongs to the serial path, which fills it without a
         /// lock, so the mirror shows it empty.
         @usableFromInline var customMirror: Mirror {
-            let upstream: (any Subscription)? = link.withLock { link in
-                if case .subscribed(let upstream) = link { upstream } else { nil }
-            }
+            let upstream = link.upstream
             let children: KeyValuePairs<String, Any> = [
                 "downstream": downstream,
                 "upstreamSubscription": upstream as Any,

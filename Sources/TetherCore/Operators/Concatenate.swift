@@ -85,9 +85,9 @@ extension Publishers.Concatenate {
         internal let control = Locked(SuccessionState())
 
         @usableFromInline
-        internal let gate = ReleaseHandOff()
+        internal let handOff = ReleaseHandOff()
 
-        /// Read and written only on the serial path, or by the side the gate names.
+        /// Read and written only on the serial path, or by the side the hand-off names.
         @usableFromInline
         internal var owned: Owned?
 
@@ -118,18 +118,18 @@ extension Publishers.Concatenate {
                 return
             }
             // Nobody can have stopped the stream yet: the downstream has not seen this object.
-            gate.open()
+            handOff.open()
             if let downstream = owned?.downstream {
                 downstream.receive(subscription: self)
             }
-            if gate.leave() {
+            if handOff.leave() {
                 owned = nil
             }
         }
 
         @inlinable
         internal func receive(_ input: Output, from part: Part) -> Subscribers.Demand {
-            guard gate.enterIfSubscribed(), let owned else { return .none }
+            guard handOff.enterIfSubscribed(), let owned else { return .none }
             // The one lock a value takes: it also turns away a value from a publisher that is
             // not current (the suffix before its subscription, the prefix after its finish) and,
             // as Combine does, one the prefix sends beyond the demand.
@@ -147,7 +147,7 @@ extension Publishers.Concatenate {
             if demand > 0, case .first = part {
                 control.withLock { $0.unmet += demand }
             }
-            if gate.leave() {
+            if handOff.leave() {
                 self.owned = nil
                 return .none
             }
@@ -163,14 +163,14 @@ extension Publishers.Concatenate {
             if handsOver {
                 // Take the suffix as a delivery, so a concurrent cancel cannot release it under
                 // us, and subscribe after leaving: the suffix may deliver from inside subscribe.
-                guard gate.enter("Concatenate"), let suffix = owned?.suffix else { return }
-                if gate.leave() {
+                guard handOff.enter("Concatenate"), let suffix = owned?.suffix else { return }
+                if handOff.leave() {
                     owned = nil
                     return
                 }
                 suffix.subscribe(Side<Downstream, SuffixMark>(inner: self, part: .second))
             } else {
-                gate.stopFromSerialPath()
+                handOff.stopFromSerialPath()
                 let released = owned
                 owned = nil
                 released?.downstream.receive(completion: completion)
@@ -198,7 +198,7 @@ extension Publishers.Concatenate {
             case .awaitingSecond: current = nil
             case .awaitingFirst, .over: return
             }
-            if gate.stopFromOutside() {
+            if handOff.stopFromOutside() {
                 owned = nil
             }
             current?.cancel()

@@ -71,9 +71,9 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     package let state: Locked<State>
 
     @usableFromInline
-    package let gate = ReleaseHandOff()
+    package let handOff = ReleaseHandOff()
 
-    /// Read and written only on the serial path, or by the side the gate names.
+    /// Read and written only on the serial path, or by the side the hand-off names.
     @usableFromInline
     package var owned: Owned?
 
@@ -131,11 +131,11 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
         }
         if first {
             // Nobody can have stopped the stream yet: the downstream has not seen the relay.
-            gate.open()
+            handOff.open()
             if let downstream = owned?.downstream {
                 downstream.receive(subscription: self)
             }
-            if gate.leave() {
+            if handOff.leave() {
                 owned = nil
             }
         } else if initial > 0 {
@@ -145,11 +145,11 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
 
     @inlinable
     package func relay(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard gate.enter(name), let owned else { return .none }
+        guard handOff.enter(name), let owned else { return .none }
         let more = owned.downstream.receive(input)
         delivered += 1
         returned += more
-        if gate.leave() {
+        if handOff.leave() {
             self.owned = nil
             return .none
         }
@@ -171,7 +171,7 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
         case .awaitingSubscription where !passesEarly, .terminal:
             return
         case .awaitingSubscription, .subscribed, .switching:
-            gate.stopFromSerialPath()
+            handOff.stopFromSerialPath()
             let released = owned
             owned = nil
             released?.downstream.receive(completion: completion)
@@ -182,9 +182,9 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     /// first source has not subscribed yet.
     @inlinable
     package func recovery() -> Recovery? {
-        guard gate.enterIfSubscribed(), let owned else { return nil }
+        guard handOff.enterIfSubscribed(), let owned else { return nil }
         let recovery = owned.recovery
-        if gate.leave() {
+        if handOff.leave() {
             self.owned = nil
             return nil
         }
@@ -284,10 +284,10 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
         case .awaitingSubscription, .terminal:
             return
         case .subscribed(let source):
-            if gate.stopFromOutside() { owned = nil }
+            if handOff.stopFromOutside() { owned = nil }
             source.cancel()
         case .switching:
-            if gate.stopFromOutside() { owned = nil }
+            if handOff.stopFromOutside() { owned = nil }
         }
     }
 

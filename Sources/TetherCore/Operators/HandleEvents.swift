@@ -139,13 +139,13 @@ extension Publishers.HandleEvents {
         internal let shared: Locked<Shared>
 
         @usableFromInline
-        internal let gate = ReleaseHandOff()
+        internal let handOff = ReleaseHandOff()
 
         /// Held for the whole life, as Combine holds it.
         @usableFromInline
         internal let downstream: Downstream
 
-        /// Read and written only on the serial path, or by the side the gate names.
+        /// Read and written only on the serial path, or by the side the hand-off names.
         @usableFromInline
         internal var owned: Owned?
 
@@ -170,9 +170,9 @@ extension Publishers.HandleEvents {
             }
             guard accepted else {
                 // Combine runs the hook for a subscription it turns away, until the stream ends.
-                if gate.enterEvenBeforeSubscription() {
+                if handOff.enterEvenBeforeSubscription() {
                     owned?.receiveSubscription?(subscription)
-                    if gate.leave() {
+                    if handOff.leave() {
                         owned = nil
                     }
                 }
@@ -180,10 +180,10 @@ extension Publishers.HandleEvents {
                 return
             }
             // Nobody can have stopped the stream yet: the downstream has not seen this object.
-            gate.open()
+            handOff.open()
             owned?.receiveSubscription?(subscription)
             downstream.receive(subscription: self)
-            if gate.leave() {
+            if handOff.leave() {
                 owned = nil
             }
         }
@@ -191,10 +191,10 @@ extension Publishers.HandleEvents {
         @inlinable
         internal func receive(_ input: Output) -> Subscribers.Demand {
             // After the end the value still goes down, without the hooks.
-            guard gate.enterEvenBeforeSubscription(), let owned else { return downstream.receive(input) }
+            guard handOff.enterEvenBeforeSubscription(), let owned else { return downstream.receive(input) }
             owned.receiveOutput?(input)
             let demand = downstream.receive(input)
-            if gate.leave() {
+            if handOff.leave() {
                 self.owned = nil
                 return demand
             }
@@ -212,7 +212,7 @@ extension Publishers.HandleEvents {
                 // After the end the completion still goes down, without the hook.
                 downstream.receive(completion: completion)
             case .awaitingSubscription, .subscribed:
-                gate.stopFromSerialPath()
+                handOff.stopFromSerialPath()
                 let released = owned
                 owned = nil
                 released?.receiveCompletion?(completion)
@@ -242,7 +242,7 @@ extension Publishers.HandleEvents {
             early?()
             guard let previous, case .subscribed(let upstream) = previous.link else { return }
             previous.receiveCancel?()
-            if gate.stopFromOutside() {
+            if handOff.stopFromOutside() {
                 owned = nil
             }
             upstream.cancel()

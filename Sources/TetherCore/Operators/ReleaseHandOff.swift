@@ -5,7 +5,7 @@ import Synchronization
 /// An operator that is its own subscription keeps what its upstream's signals need (the
 /// downstream, the user's closures) in a plain stored property. Only the upstream's serial signal
 /// path reads it, and it must be released as soon as the stream ends, either on that path (a
-/// completion, a thrown error) or from the downstream's thread (`cancel`). The gate tells the
+/// completion, a thrown error) or from the downstream's thread (`cancel`). The hand-off tells the
 /// two sides apart with one atomic word:
 ///
 /// - `subscribed`: the upstream's subscription was accepted, so values are legal.
@@ -18,8 +18,9 @@ import Synchronization
 /// one leaves the release to the serial path, whose outermost delivery sees `stopped` when it
 /// leaves. Exactly one side releases, and the per-element cost is two atomic read-modify-writes.
 ///
-/// Which side *ends* the stream is decided elsewhere, under the operator's `Locked` state; the
-/// gate only hands the stored state over.
+/// Which side *ends* the stream is decided elsewhere, under the operator's `Locked` state (for
+/// most, the status of an ``UpstreamLink``, the subscription kernel this hand-off is one half of);
+/// the hand-off only hands the stored state over.
 @usableFromInline
 package struct ReleaseHandOff: ~Copyable, Sendable {
     @usableFromInline static package var subscribed: UInt32 { 1 }

@@ -12,10 +12,11 @@
 /// Combine holds it. A signal before the upstream's subscription is handled as the operator's
 /// ``BeforeSubscription`` says (a throw there fails the downstream, with no upstream to cancel).
 ///
-/// Who ends the stream (an upstream completion, a throw, or the downstream's `cancel` from any
-/// thread) is decided under the `link` lock. The downstream and the step are touched only on the
-/// upstream's serial signal path, handed over through a ``ReleaseHandOff`` (or, when values go on
-/// after the end, never released), so delivering a value takes no lock.
+/// Built on the subscription kernel, ``UpstreamLink``: who ends the stream (an upstream
+/// completion, a throw, or the downstream's `cancel` from any thread) is decided by its status.
+/// The downstream and the step are touched only on the upstream's serial signal path, handed over
+/// through its `handOff` (or, when values go on after the end, never released), so delivering a
+/// value takes no lock.
 @usableFromInline
 internal final class TrySubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -39,17 +40,14 @@ where Downstream.Failure == any Error {
     }
 
     @usableFromInline
-    internal let link = Locked(UpstreamStatus.awaitingSubscription)
-
-    @usableFromInline
-    internal let gate = ReleaseHandOff()
+    internal let link = UpstreamLink()
 
     /// Held for the relay's whole life, as Combine holds it: a downstream that keeps its
     /// subscription after the end keeps the relay, and so itself, alive until it lets go.
     @usableFromInline
     internal let downstream: Downstream
 
-    /// Read and written only on the serial path, or by the side the gate names.
+    /// Read and written only on the serial path, or by the side the hand-off names.
     @usableFromInline
     internal var owned: Owned?
 
@@ -85,19 +83,12 @@ where Downstream.Failure == any Error {
 
     @inlinable
     internal func receive(subscription: any Subscription) {
-        let accepted = link.withLock { link -> Bool in
-            guard case .awaitingSubscription = link else { return false }
-            link = .subscribed(subscription)
-            return true
-        }
-        guard accepted else {
+        guard link.accept(subscription) else {
             subscription.cancel()
             return
         }
-        // Nobody can have stopped the stream yet: the downstream has not seen the relay.
-        gate.open()
         downstream.receive(subscription: self)
-        if gate.leave() {
+        if link.handOff.leave() {
             release()
         }
     }
@@ -115,7 +106,7 @@ where Downstream.Failure == any Error {
         if case .ignore = afterEnd {
             return receiveUntilTheEnd(input)
         }
-        // The step is never released, so it needs no gate; only the serial path touches it.
+        // The step is never released, so it needs no hand-off; only the serial path touches it.
         guard let owned else { return .none }
         do {
             guard let output = try owned.step(input) else { return .max(1) }
@@ -130,9 +121,9 @@ where Downstream.Failure == any Error {
     internal func receiveUntilTheEnd(_ input: Input) -> Subscribers.Demand {
         let entered =
             switch beforeSubscription {
-            case .trap: gate.enter(name)
-            case .ignore: gate.enterIfSubscribed()
-            case .forwardValues, .forwardAll: gate.enterEvenBeforeSubscription()
+            case .trap: link.handOff.enter(name)
+            case .ignore: link.handOff.enterIfSubscribed()
+            case .forwardValues, .forwardAll: link.handOff.enterEvenBeforeSubscription()
             }
         guard entered, let owned else { return .none }
         let demand: Subscribers.Demand
@@ -146,7 +137,7 @@ where Downstream.Failure == any Error {
             fail(error)
             return .none
         }
-        if gate.leave() {
+        if link.handOff.leave() {
             release()
             return .none
         }
@@ -157,12 +148,9 @@ where Downstream.Failure == any Error {
     /// first (and the operator does not fail again after the end).
     @usableFromInline
     internal func fail(_ error: any Error) {
-        let previous = link.withLock { link -> UpstreamStatus in
-            defer { link = .terminal }
-            return link
-        }
+        let previous = link.end(evenBeforeSubscription: true)
         // Still inside the delivery `enter` began, so the state is ours whoever ended the stream.
-        gate.stopFromSerialPath()
+        link.handOff.stopFromSerialPath()
         release()
         switch previous {
         case .subscribed(let upstream):
@@ -181,13 +169,7 @@ where Downstream.Failure == any Error {
     @inlinable
     internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let forwardsEarly = if case .forwardAll = beforeSubscription { true } else { false }
-        let previous = link.withLock { link -> UpstreamStatus in
-            let previous = link
-            if case .awaitingSubscription = previous, !forwardsEarly { return previous }
-            link = .terminal
-            return previous
-        }
-        switch previous {
+        switch link.end(evenBeforeSubscription: forwardsEarly) {
         case .awaitingSubscription where !forwardsEarly:
             if case .trap = beforeSubscription {
                 preconditionFailure(
@@ -196,7 +178,7 @@ where Downstream.Failure == any Error {
             }
             return
         case .awaitingSubscription, .subscribed:
-            gate.stopFromSerialPath()
+            link.handOff.stopFromSerialPath()
             release()
             downstream.receive(completion: completion.eraseError())
         case .terminal:
@@ -206,8 +188,7 @@ where Downstream.Failure == any Error {
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        let link = link.withLock { $0 }
-        switch link {
+        switch link.current {
         case .subscribed(let upstream):
             upstream.request(demand)
         case .awaitingSubscription:
@@ -222,14 +203,9 @@ where Downstream.Failure == any Error {
     @inlinable
     internal func cancel() {
         let endsEarly = if case .trap = beforeSubscription { true } else { false }
-        let previous = link.withLock { link -> UpstreamStatus in
-            let previous = link
-            if case .awaitingSubscription = previous, !endsEarly { return previous }
-            link = .terminal
-            return previous
-        }
-        guard case .subscribed(let upstream) = previous else { return }
-        if gate.stopFromOutside() {
+        let (upstream, releasesNow) = link.cancel(evenBeforeSubscription: endsEarly)
+        guard let upstream else { return }
+        if releasesNow {
             release()
         }
         upstream.cancel()
@@ -246,15 +222,14 @@ where Downstream.Failure == any Error {
         case .downstream:
             return Mirror(self, children: ["downstream": downstream])
         case .coder:
-            let link = link.withLock { $0 }
-            let upstream: (any Subscription)? = if case .subscribed(let upstream) = link { upstream } else { nil }
+            let link = link.current
+            let upstream = link.subscription
             let finished = if case .terminal = link { true } else { false }
             return Mirror(
                 self,
                 children: ["downstream": downstream, "finished": finished, "upstreamSubscription": upstream as Any])
         case .downstreamAnd(let children):
-            let link = link.withLock { $0 }
-            return Mirror(self, children: [("downstream", downstream)] + children(link))
+            return Mirror(self, children: [("downstream", downstream)] + children(link.current))
         }
     }
 

@@ -22,10 +22,10 @@ package enum ValueVerdict {
 /// `drop(while:)`, `removeDuplicates` and their `try` forms. Requests and returned demand pass
 /// through unchanged.
 ///
-/// Who ends the stream (the upstream's completion, a verdict, or the downstream's `cancel` from
-/// any thread) is decided under the `control` lock. The downstream and the step belong to the
-/// upstream's serial signal path and are handed over through a ``ReleaseHandOff``, so a value
-/// takes no lock.
+/// Built on the subscription kernel, ``UpstreamLink``: who ends the stream (the upstream's
+/// completion, a verdict, or the downstream's `cancel` from any thread) is decided by its status.
+/// The downstream and the step belong to the upstream's serial signal path and are handed over
+/// through its `handOff`, so a value takes no lock.
 ///
 /// A signal before the subscription is handled as ``BeforeSubscription`` says, where the
 /// forwarding cases act as `.ignore` (no operator built on it forwards such signals in Combine);
@@ -52,14 +52,6 @@ where Downstream.Input == Input {
         }
     }
 
-    @usableFromInline
-    package struct Control {
-        @usableFromInline package var phase = UpstreamStatus.awaitingSubscription
-
-        @inlinable
-        package init() {}
-    }
-
     /// How a serial-path ending turned out.
     @usableFromInline
     package enum Ending {
@@ -70,17 +62,14 @@ where Downstream.Input == Input {
     }
 
     @usableFromInline
-    package let control = Locked(Control())
-
-    @usableFromInline
-    package let gate = ReleaseHandOff()
+    package let link = UpstreamLink()
 
     /// Held for the relay's whole life, as Combine holds it: a downstream that keeps its
     /// subscription after the end keeps the relay, and so itself, alive until it lets go.
     @usableFromInline
     package let downstream: Downstream
 
-    /// Read and written only on the serial path, or by the side the gate names.
+    /// Read and written only on the serial path, or by the side the hand-off names.
     @usableFromInline
     package var owned: Owned?
 
@@ -132,28 +121,22 @@ where Downstream.Input == Input {
 
     @inlinable
     package func receive(subscription: any Subscription) {
-        let accepted = control.withLock { control -> Bool in
-            guard case .awaitingSubscription = control.phase else { return false }
-            control.phase = .subscribed(subscription)
-            return true
-        }
-        guard accepted else {
+        guard link.accept(subscription) else {
             subscription.cancel()
             return
         }
-        // Nobody can have stopped the stream yet: the downstream has not seen the relay.
-        gate.open()
         if owned != nil {
             downstream.receive(subscription: self)
         }
-        if gate.leave() {
+        if link.handOff.leave() {
             release()
         }
     }
 
     @inlinable
     package func receive(_ input: Input) -> Subscribers.Demand {
-        let entered = if case .trap = beforeSubscription { gate.enter(name) } else { gate.enterIfSubscribed() }
+        let entered =
+            if case .trap = beforeSubscription { link.handOff.enter(name) } else { link.handOff.enterIfSubscribed() }
         guard entered, let owned else { return .none }
         var demand = Subscribers.Demand.none
         switch owned.step(input) {
@@ -174,7 +157,7 @@ where Downstream.Input == Input {
             end(.failure(mapThrown(error)), cancellingUpstream: true, inDelivery: true)
             return .none
         }
-        if gate.leave() {
+        if link.handOff.leave() {
             release()
             return .none
         }
@@ -183,7 +166,7 @@ where Downstream.Input == Input {
 
     @inlinable
     package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        if case .trap = beforeSubscription, case .awaitingSubscription = control.withLock({ $0.phase }) {
+        if case .trap = beforeSubscription, case .awaitingSubscription = link.current {
             preconditionFailure(
                 "A publisher must send the subscription before its completion: \(name) received the completion first")
         }
@@ -198,7 +181,7 @@ where Downstream.Input == Input {
     /// - Parameters:
     ///   - completion: The completion to deliver.
     ///   - cancellingUpstream: `true` when the operator, not the upstream, ends the stream.
-    ///   - inDelivery: `true` inside a delivery the gate began, where the state is ours to
+    ///   - inDelivery: `true` inside a delivery the hand-off began, where the state is ours to
     ///     release even when the downstream cancelled first.
     @usableFromInline
     package func end(
@@ -206,13 +189,10 @@ where Downstream.Input == Input {
     ) {
         // While the phase is `subscribed`, `cancel` has not released the serial-path state, so
         // it can be read here.
-        let ending = control.withLock { control -> Ending in
-            guard case .subscribed(let upstream) = control.phase else { return .ignored }
-            control.phase = .terminal
-            return .deliver(upstream: upstream)
-        }
+        let ending: Ending =
+            if let upstream = link.endIfSubscribed() { .deliver(upstream: upstream) } else { .ignored }
         if case .ignored = ending, !inDelivery { return }
-        gate.stopFromSerialPath()
+        link.handOff.stopFromSerialPath()
         release()
         switch ending {
         case .ignored:
@@ -231,7 +211,7 @@ where Downstream.Input == Input {
     @inlinable
     package func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        let phase = control.withLock { $0.phase }
+        let phase = link.current
         if case .trap = beforeSubscription, case .awaitingSubscription = phase {
             preconditionFailure("\(name) was asked for demand before its upstream sent the subscription")
         }
@@ -242,14 +222,9 @@ where Downstream.Input == Input {
     @inlinable
     package func cancel() {
         let ignoresEarlyCancel = if case .ignore = beforeSubscription { true } else { false }
-        let previous = control.withLock { control -> UpstreamStatus in
-            let previous = control.phase
-            if case .awaitingSubscription = previous, ignoresEarlyCancel { return previous }
-            control.phase = .terminal
-            return previous
-        }
-        guard case .subscribed(let upstream) = previous else { return }
-        if gate.stopFromOutside() {
+        let (upstream, releasesNow) = link.cancel(evenBeforeSubscription: !ignoresEarlyCancel)
+        guard let upstream else { return }
+        if releasesNow {
             release()
         }
         upstream.cancel()

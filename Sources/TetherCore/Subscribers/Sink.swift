@@ -24,16 +24,16 @@ extension Subscribers {
         internal var termination = TerminationHandlers.running([])
 
         /// Guards `status` and `termination`: beside them rather than around them, so that the
-        /// lock's four bytes and the gate's share one word and the sink takes 104 bytes (a
+        /// lock's four bytes and the hand-off's share one word and the sink takes 104 bytes (a
         /// 112-byte allocation rather than 128).
         @usableFromInline
         internal let lock = Locked(())
 
         /// Decides whether a cancel or the signal in flight lets go of the closures.
         @usableFromInline
-        internal let gate = ReleaseHandOff()
+        internal let handOff = ReleaseHandOff()
 
-        // Read and written on the publisher's serial signal path, or by the side `gate` names
+        // Read and written on the publisher's serial signal path, or by the side `handOff` names
         // once the stream has stopped: never two threads at once, so the per-value dynamic
         // exclusivity check is skipped.
         @usableFromInline
@@ -94,9 +94,9 @@ extension Subscribers {
         /// - Returns: `.none`: the sink asked for everything on subscription.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            guard gate.enterEvenBeforeSubscription() else { return .none }
+            guard handOff.enterEvenBeforeSubscription() else { return .none }
             onValue?(value)
-            if gate.leave() {
+            if handOff.leave() {
                 releaseClosures()
             }
             return .none
@@ -111,8 +111,8 @@ extension Subscribers {
         public func receive(completion: Subscribers.Completion<Failure>) {
             // A completion after a cancel finds the closures gone (or going, with the delivery in
             // flight that will release them).
-            guard gate.enterEvenBeforeSubscription() else { return }
-            gate.stopFromSerialPath()
+            guard handOff.enterEvenBeforeSubscription() else { return }
+            handOff.stopFromSerialPath()
             let receiveCompletion = onCompletion
             releaseClosures()
             // The subscription is released after the lock.
@@ -128,7 +128,7 @@ extension Subscribers {
         public func cancel() {
             let previous = lock.withLock { _ in UpstreamStatus.end(&status) }
             if case .subscribed(let subscription) = previous {
-                if gate.stopFromOutside() {
+                if handOff.stopFromOutside() {
                     releaseClosures()
                 }
                 subscription.cancel()
@@ -142,7 +142,7 @@ extension Subscribers {
             for handler in lock.withLock({ _ in termination.end() }) { handler() }
         }
 
-        /// Lets go of both closures; run by whichever side the gate names.
+        /// Lets go of both closures; run by whichever side the hand-off names.
         @inlinable
         internal func releaseClosures() {
             onValue = nil

@@ -73,9 +73,9 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
     internal let state: Locked<State>
 
     @usableFromInline
-    internal let gate = ReleaseHandOff()
+    internal let handOff = ReleaseHandOff()
 
-    /// Touched only by the winner's serial path, or by the side the gate names.
+    /// Touched only by the winner's serial path, or by the side the hand-off names.
     @usableFromInline
     internal var downstream: Downstream?
 
@@ -95,9 +95,9 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
     @inlinable
     internal func start() {
         // Nobody else can touch the downstream yet: no competitor is subscribed.
-        gate.open()
+        handOff.open()
         downstream?.receive(subscription: self)
-        if gate.leave() {
+        if handOff.leave() {
             downstream = nil
         }
     }
@@ -139,9 +139,9 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
         case .won(let losers):
             for loser in losers { loser.cancel() }
         }
-        guard gate.enter("Amb"), let downstream else { return .none }
+        guard handOff.enter("Amb"), let downstream else { return .none }
         let more = downstream.receive(input)
-        if gate.leave() {
+        if handOff.leave() {
             self.downstream = nil
             return .none
         }
@@ -164,7 +164,7 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
         }
         guard let losers else { return }
         for loser in losers { loser.cancel() }
-        gate.stopFromSerialPath()
+        handOff.stopFromSerialPath()
         let released = downstream
         downstream = nil
         released?.receive(completion: completion)
@@ -196,7 +196,7 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
             return state.terminate()
         }
         guard let held else { return }
-        if gate.stopFromOutside() {
+        if handOff.stopFromOutside() {
             downstream = nil
         }
         for subscription in held { subscription.cancel() }

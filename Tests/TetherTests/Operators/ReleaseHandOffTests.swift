@@ -3,24 +3,24 @@ import Synchronization
 import TetherTesting
 import XCTest
 
-/// The gate that decides who releases an operator's serial-path state, on its own: serially,
+/// The hand-off that decides who releases an operator's serial-path state, on its own: serially,
 /// then with a downstream `cancel` racing the serial path's deliveries.
 final class ReleaseHandOffTests: TetherTestCase {
     func testAStopWithNoDeliveryInFlightIsReleasedByTheStopper() {
-        let gate = ReleaseHandOff()
-        gate.open()
-        XCTAssertFalse(gate.leave(), "nothing stopped during the hand-over")
-        XCTAssertTrue(gate.enter("Test"))
-        XCTAssertFalse(gate.leave())
-        XCTAssertTrue(gate.stopFromOutside(), "no delivery in flight: the stopper releases")
-        XCTAssertFalse(gate.enter("Test"), "the serial path must leave the released state alone")
+        let handOff = ReleaseHandOff()
+        handOff.open()
+        XCTAssertFalse(handOff.leave(), "nothing stopped during the hand-over")
+        XCTAssertTrue(handOff.enter("Test"))
+        XCTAssertFalse(handOff.leave())
+        XCTAssertTrue(handOff.stopFromOutside(), "no delivery in flight: the stopper releases")
+        XCTAssertFalse(handOff.enter("Test"), "the serial path must leave the released state alone")
     }
 
     func testAStopDuringADeliveryIsReleasedByTheDelivery() {
-        let gate = ReleaseHandOff()
-        gate.open()
-        XCTAssertFalse(gate.stopFromOutside(), "a stop inside the hand-over leaves the release to it")
-        XCTAssertTrue(gate.leave(), "the hand-over sees the stop as it leaves, and releases")
+        let handOff = ReleaseHandOff()
+        handOff.open()
+        XCTAssertFalse(handOff.stopFromOutside(), "a stop inside the hand-over leaves the release to it")
+        XCTAssertTrue(handOff.leave(), "the hand-over sees the stop as it leaves, and releases")
 
         let delivering = ReleaseHandOff()
         delivering.open()
@@ -31,59 +31,59 @@ final class ReleaseHandOffTests: TetherTestCase {
     }
 
     func testAValueBeforeTheSubscriptionCanBeIgnoredWithoutTakingTheState() {
-        let gate = ReleaseHandOff()
-        XCTAssertFalse(gate.enterIfSubscribed(), "no subscription yet")
-        gate.open()
-        XCTAssertFalse(gate.leave())
+        let handOff = ReleaseHandOff()
+        XCTAssertFalse(handOff.enterIfSubscribed(), "no subscription yet")
+        handOff.open()
+        XCTAssertFalse(handOff.leave())
         // Had the ignored value left `delivering` set, this stop would wait for a release that
         // never comes.
-        XCTAssertTrue(gate.stopFromOutside())
+        XCTAssertTrue(handOff.stopFromOutside())
     }
 
     func testAValueBeforeTheSubscriptionCanBeDeliveredByTheSerialPath() {
-        let gate = ReleaseHandOff()
-        XCTAssertTrue(gate.enterEvenBeforeSubscription())
-        XCTAssertFalse(gate.stopFromOutside(), "the early delivery holds the state")
-        XCTAssertTrue(gate.leave())
+        let handOff = ReleaseHandOff()
+        XCTAssertTrue(handOff.enterEvenBeforeSubscription())
+        XCTAssertFalse(handOff.stopFromOutside(), "the early delivery holds the state")
+        XCTAssertTrue(handOff.leave())
     }
 
     func testAStopFromTheSerialPathEndsEveryLaterDelivery() {
-        let gate = ReleaseHandOff()
-        gate.open()
-        XCTAssertFalse(gate.leave())
-        XCTAssertTrue(gate.enter("Test"))
-        gate.stopFromSerialPath()
-        XCTAssertTrue(gate.leave(), "the serial path stopped: it releases")
-        XCTAssertFalse(gate.enter("Test"))
+        let handOff = ReleaseHandOff()
+        handOff.open()
+        XCTAssertFalse(handOff.leave())
+        XCTAssertTrue(handOff.enter("Test"))
+        handOff.stopFromSerialPath()
+        XCTAssertTrue(handOff.leave(), "the serial path stopped: it releases")
+        XCTAssertFalse(handOff.enter("Test"))
     }
 
     func testAStopDuringANestedDeliveryIsReleasedByTheOutermostOne() {
-        let gate = ReleaseHandOff()
-        gate.open()
-        XCTAssertFalse(gate.leave())
-        XCTAssertTrue(gate.enter("Test"))
-        XCTAssertTrue(gate.enter("Test"), "a reentrant delivery")
-        XCTAssertFalse(gate.stopFromOutside(), "deliveries in flight: the release is theirs")
-        XCTAssertFalse(gate.enter("Test"), "stopped: a third delivery leaves the state alone")
-        XCTAssertFalse(gate.leave(), "the outer delivery still runs with the state")
-        XCTAssertTrue(gate.leave(), "the outermost delivery releases")
-        XCTAssertFalse(gate.enterEvenBeforeSubscription())
+        let handOff = ReleaseHandOff()
+        handOff.open()
+        XCTAssertFalse(handOff.leave())
+        XCTAssertTrue(handOff.enter("Test"))
+        XCTAssertTrue(handOff.enter("Test"), "a reentrant delivery")
+        XCTAssertFalse(handOff.stopFromOutside(), "deliveries in flight: the release is theirs")
+        XCTAssertFalse(handOff.enter("Test"), "stopped: a third delivery leaves the state alone")
+        XCTAssertFalse(handOff.leave(), "the outer delivery still runs with the state")
+        XCTAssertTrue(handOff.leave(), "the outermost delivery releases")
+        XCTAssertFalse(handOff.enterEvenBeforeSubscription())
     }
 
     func testAStopFromOutsideAfterANestedDeliveryLeftWaitsForTheOuterOne() {
-        let gate = ReleaseHandOff()
-        XCTAssertTrue(gate.enterEvenBeforeSubscription())
-        XCTAssertTrue(gate.enterEvenBeforeSubscription())
-        XCTAssertFalse(gate.leave())
-        XCTAssertFalse(gate.stopFromOutside(), "the outer delivery still holds the state")
-        XCTAssertTrue(gate.leave())
+        let handOff = ReleaseHandOff()
+        XCTAssertTrue(handOff.enterEvenBeforeSubscription())
+        XCTAssertTrue(handOff.enterEvenBeforeSubscription())
+        XCTAssertFalse(handOff.leave())
+        XCTAssertFalse(handOff.stopFromOutside(), "the outer delivery still holds the state")
+        XCTAssertTrue(handOff.leave())
     }
 
     /// A cancel racing a run of deliveries: exactly one side releases, and no delivery begins
     /// after the release.
     func testACancelRacingDeliveriesIsReleasedExactlyOnce() {
         final class Round: Sendable {
-            let gate = ReleaseHandOff()
+            let handOff = ReleaseHandOff()
             let releases = Atomic<Int>(0)
             let deliveredAfterRelease = Atomic<Bool>(false)
             let released = Atomic<Bool>(false)
@@ -97,21 +97,21 @@ final class ReleaseHandOffTests: TetherTestCase {
             rounds: 5_000,
             setup: {
                 let round = Round()
-                round.gate.open()
-                if round.gate.leave() { round.release() }
+                round.handOff.open()
+                if round.handOff.leave() { round.release() }
                 return round
             },
             { round in
                 for _ in 0..<20 {
-                    guard round.gate.enter("Test") else { return }
+                    guard round.handOff.enter("Test") else { return }
                     if round.released.load(ordering: .sequentiallyConsistent) {
                         round.deliveredAfterRelease.store(true, ordering: .relaxed)
                     }
-                    if round.gate.leave() { return round.release() }
+                    if round.handOff.leave() { return round.release() }
                 }
             },
             { round in
-                if round.gate.stopFromOutside() { round.release() }
+                if round.handOff.stopFromOutside() { round.release() }
             },
             check: { round in
                 XCTAssertEqual(round.releases.load(ordering: .relaxed), 1)

@@ -99,8 +99,8 @@ extension Publishers.Print {
     /// Every signal and call is logged as it arrives and, as Combine's, every upstream value and
     /// completion is passed on, even after a cancel or a completion; calls reach the upstream
     /// only while it is attached, and a `cancel` before the subscription is ignored. The
-    /// downstream is held for the whole life; whether the upstream is attached is decided under
-    /// the `link` lock, and the stream has a lock of its own, held only while one line is
+    /// downstream is held for the whole life; whether the upstream is attached is decided by the
+    /// subscription kernel's status (``UpstreamLink``; Print keeps no serial-path state), and the stream has a lock of its own, held only while one line is
     /// written, so that lines from different threads never interleave.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
@@ -110,7 +110,7 @@ extension Publishers.Print {
         @usableFromInline typealias Input = Output
 
         @usableFromInline
-        internal let link = Locked(UpstreamStatus.awaitingSubscription)
+        internal let link = UpstreamLink()
 
         /// Held for the whole life, as Combine holds it.
         @usableFromInline
@@ -154,12 +154,7 @@ extension Publishers.Print {
         @inlinable
         internal func receive(subscription: any Subscription) {
             log("receive subscription: (\(subscription))")
-            let accepted = link.withLock { link -> Bool in
-                guard case .awaitingSubscription = link else { return false }
-                link = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard link.attach(subscription) else {
                 subscription.cancel()
                 return
             }
@@ -182,32 +177,22 @@ extension Publishers.Print {
             case .finished: log("receive finished")
             case .failure(let error): log("receive error: (\(error))")
             }
-            link.withLock { $0 = .terminal }
+            _ = link.end(evenBeforeSubscription: true)
             downstream.receive(completion: completion)
         }
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
             log(demand, synchronous: false)
-            let upstream = link.withLock { link -> (any Subscription)? in
-                guard case .subscribed(let upstream) = link else { return nil }
-                return upstream
-            }
-            upstream?.request(demand)
+            link.upstream?.request(demand)
         }
 
         @inlinable
         internal func cancel() {
             log("receive cancel")
-            let previous = link.withLock { link -> UpstreamStatus in
-                // Before the subscription there is nothing to cancel; Combine subscribes normally
-                // when it arrives.
-                if case .awaitingSubscription = link { return link }
-                defer { link = .terminal }
-                return link
-            }
-            guard case .subscribed(let upstream) = previous else { return }
-            upstream.cancel()
+            // Before the subscription there is nothing to cancel; Combine subscribes normally when
+            // it arrives.
+            link.endIfSubscribed()?.cancel()
         }
 
         @usableFromInline

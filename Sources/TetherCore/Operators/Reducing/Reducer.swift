@@ -110,7 +110,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     internal let link = Locked(Link.awaitingSubscription)
 
     @usableFromInline
-    internal let gate = ReleaseHandOff()
+    internal let handOff = ReleaseHandOff()
 
     /// Set by `cancel`; read between the final value and `.finished`, so a downstream that
     /// cancels from inside `receive(_:)` gets nothing after its `cancel()` returns.
@@ -122,7 +122,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal let downstream: Downstream
 
-    /// Serial path only, or whichever side the gate names. Written only after `link` has left
+    /// Serial path only, or whichever side the hand-off names. Written only after `link` has left
     /// `.awaitingSubscription` and `.subscribed`, so it may be read under `link` while it is in
     /// one of them.
     @usableFromInline
@@ -171,9 +171,9 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
             subscription.cancel()
             return
         }
-        gate.open()
+        handOff.open()
         downstream.receive(subscription: self)
-        if gate.leave() {
+        if handOff.leave() {
             release()
         }
         // A downstream that cancelled from inside `receive(subscription:)` wants nothing more.
@@ -184,7 +184,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard gate.enterIfSubscribed(), let owned else { return .none }
+        guard handOff.enterIfSubscribed(), let owned else { return .none }
         let step: ReductionStep
         do {
             step = try owned.step(&result, input)
@@ -196,7 +196,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
             end(.settled, inDelivery: true)
             return .none
         }
-        if gate.leave() {
+        if handOff.leave() {
             release()
         }
         return .none
@@ -242,7 +242,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         if case .nothing = outcome, !inDelivery { return }
         // Either this side ended the stream, or a cancel during this delivery left the release
         // to it: the serial-path state is ours either way.
-        gate.stopFromSerialPath()
+        handOff.stopFromSerialPath()
         release()
         switch outcome {
         case .nothing:
@@ -309,7 +309,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         }
         // A parked result is released with `previous`, outside the lock.
         guard case .subscribed(let upstream, _) = previous else { return }
-        if gate.stopFromOutside() {
+        if handOff.stopFromOutside() {
             release()
         }
         upstream.cancel()

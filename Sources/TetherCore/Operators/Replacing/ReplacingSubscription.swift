@@ -9,7 +9,7 @@ import Synchronization
 /// the demand requested minus the values delivered plus the demand those deliveries returned;
 /// the count sits in its own small mutex so the per-value path never touches the generic `link`.
 /// As in Combine, the relay holds its downstream for its whole life (OpenCombine's suite records
-/// Combine keeping the subscriber after a cancel and after a failure); the gate only stops
+/// Combine keeping the subscriber after a cancel and after a failure); the hand-off only stops
 /// deliveries. `replaceError` traps on a value that comes with no demand outstanding, as in
 /// Combine; `replaceEmpty` asks its upstream for `.unlimited` once the downstream has its
 /// subscription, as Combine's does.
@@ -61,7 +61,7 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
     }
 
     @usableFromInline let link = Locked(Link.awaitingSubscription)
-    @usableFromInline let gate = ReleaseHandOff()
+    @usableFromInline let handOff = ReleaseHandOff()
     /// Demand requested and not yet used up by a value.
     @usableFromInline let outstanding = Mutex(Subscribers.Demand.none)
     /// Set by `cancel`; read between the substitute and `.finished`, so a downstream that
@@ -108,16 +108,16 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
             subscription.cancel()
             return
         }
-        gate.open()
+        handOff.open()
         downstream.receive(subscription: self)
-        _ = gate.leave()
+        _ = handOff.leave()
         // As Combine's does, even when the downstream cancelled from inside `receive`.
         if requestsUnlimited { subscription.request(.unlimited) }
     }
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard gate.enterIfSubscribed() else { return .none }
+        guard handOff.enterIfSubscribed() else { return .none }
         sawValue = true
         let traps = trapsWithoutDemand
         outstanding.withLock { outstanding in
@@ -131,7 +131,7 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
         if more > 0 {
             outstanding.withLock { $0 += more }
         }
-        if gate.leave() {
+        if handOff.leave() {
             return .none
         }
         return more
@@ -161,7 +161,7 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
             }
         }
         if case .nothing = outcome { return }
-        gate.stopFromSerialPath()
+        handOff.stopFromSerialPath()
         switch outcome {
         case .nothing, .parked:
             return
@@ -210,7 +210,7 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
             return link
         }
         guard case .subscribed(let upstream) = previous else { return }
-        _ = gate.stopFromOutside()
+        _ = handOff.stopFromOutside()
         upstream.cancel()
     }
 

@@ -99,8 +99,9 @@ extension Publishers {
 extension Publishers.Multicast {
     /// One subscriber's subscription, standing between it and the subject's subscription.
     ///
-    /// As in ``Publishers/HandleEvents``, who ends the stream is decided under the `link` lock,
-    /// while the downstream is handed over through a ``ReleaseHandOff`` so a value takes no lock.
+    /// On the subscription kernel (``UpstreamLink``): who ends the stream is decided by its
+    /// status, while the downstream is handed over through its `handOff`, so a value takes no
+    /// lock.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -109,12 +110,9 @@ extension Publishers.Multicast {
         @usableFromInline typealias Input = Output
 
         @usableFromInline
-        internal let link = Locked(UpstreamStatus.awaitingSubscription)
+        internal let link = UpstreamLink()
 
-        @usableFromInline
-        internal let gate = ReleaseHandOff()
-
-        /// Read and written only on the serial path, or by the side the gate names.
+        /// Read and written only on the serial path, or by the side the hand-off names.
         @usableFromInline
         internal var downstream: Downstream?
 
@@ -130,50 +128,36 @@ extension Publishers.Multicast {
 
         @inlinable
         internal func receive(subscription: any Subscription) {
-            let accepted = link.withLock { link -> Bool in
-                guard case .awaitingSubscription = link else { return false }
-                link = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard link.accept(subscription) else {
                 subscription.cancel()
                 return
             }
-            gate.open()
             downstream?.receive(subscription: self)
-            if gate.leave() {
+            if link.handOff.leave() {
                 downstream = nil
             }
         }
 
         @inlinable
         internal func receive(_ input: Output) -> Subscribers.Demand {
-            guard gate.enter("Multicast"), let downstream else { return .none }
+            guard link.handOff.enter("Multicast"), let downstream else { return .none }
             let demand = downstream.receive(input)
-            if gate.leave() {
+            if link.handOff.leave() {
                 self.downstream = nil
                 return .none
             }
             // As in Combine, more demand goes to the subject's subscription as a request
             // rather than back as the return value.
             if demand > 0 {
-                let upstream = link.withLock { link -> (any Subscription)? in
-                    guard case .subscribed(let upstream) = link else { return nil }
-                    return upstream
-                }
-                upstream?.request(demand)
+                link.upstream?.request(demand)
             }
             return .none
         }
 
         @inlinable
         internal func receive(completion: Subscribers.Completion<Failure>) {
-            let previous = link.withLock { link -> UpstreamStatus in
-                defer { link = .terminal }
-                return link
-            }
-            guard case .subscribed = previous else { return }
-            gate.stopFromSerialPath()
+            guard case .subscribed = link.end(evenBeforeSubscription: true) else { return }
+            link.handOff.stopFromSerialPath()
             let released = downstream
             downstream = nil
             released?.receive(completion: completion)
@@ -183,21 +167,14 @@ extension Publishers.Multicast {
         internal func request(_ demand: Subscribers.Demand) {
             // Combine does not trap here: a subscriber asking for nothing gets nothing.
             guard demand > 0 else { return }
-            let upstream = link.withLock { link -> (any Subscription)? in
-                guard case .subscribed(let upstream) = link else { return nil }
-                return upstream
-            }
-            upstream?.request(demand)
+            link.upstream?.request(demand)
         }
 
         @inlinable
         internal func cancel() {
-            let previous = link.withLock { link -> UpstreamStatus in
-                defer { link = .terminal }
-                return link
-            }
-            guard case .subscribed(let upstream) = previous else { return }
-            if gate.stopFromOutside() {
+            let (upstream, releasesNow) = link.cancel(evenBeforeSubscription: true)
+            guard let upstream else { return }
+            if releasesNow {
                 downstream = nil
             }
             upstream.cancel()

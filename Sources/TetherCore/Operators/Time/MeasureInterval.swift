@@ -77,8 +77,9 @@ extension Publishers.MeasureInterval {
     where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
 
+        /// The kernel: the upstream's status, and the hand-off that tells the serial path without
+        /// a lock whether the stream is subscribed and not over.
         @usableFromInline let link = UpstreamLink()
-        @usableFromInline let gate = ReleaseHandOff()
         /// Held for the subscription's whole life, as Combine holds it.
         @usableFromInline let downstream: Downstream
         @usableFromInline let scheduler: Context
@@ -106,19 +107,19 @@ extension Publishers.MeasureInterval {
             }
             upstream = subscription
             last = scheduler.now
-            gate.open()
+            link.handOff.open()
             downstream.receive(subscription: self)
-            _ = gate.leave()
+            _ = link.handOff.leave()
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             // Combine ignores a value before the subscription and after the end.
-            guard gate.enterIfSubscribed(), let last, let upstream else { return .none }
+            guard link.handOff.enterIfSubscribed(), let last, let upstream else { return .none }
             let now = scheduler.now
             self.last = now
             let demand = downstream.receive(last.distance(to: now))
-            if gate.leave() { return .none }
+            if link.handOff.leave() { return .none }
             if demand > 0 { upstream.request(demand) }
             return .none
         }
@@ -127,7 +128,7 @@ extension Publishers.MeasureInterval {
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             // Combine ignores a completion before the subscription and after the end.
             guard link.endIfSubscribed() != nil else { return }
-            gate.stopFromSerialPath()
+            link.handOff.stopFromSerialPath()
             downstream.receive(completion: completion)
         }
 
@@ -142,8 +143,7 @@ extension Publishers.MeasureInterval {
         /// when it comes.
         @inlinable
         func cancel() {
-            guard let upstream = link.endIfSubscribed() else { return }
-            _ = gate.stopFromOutside()
+            guard let upstream = link.cancel(evenBeforeSubscription: false).upstream else { return }
             upstream.cancel()
         }
 

@@ -79,13 +79,13 @@ extension Publishers.SubscribeOn {
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
+        /// The kernel: the upstream's status, and the hand-off that tells the serial path without
+        /// a lock whether the stream is subscribed and not over.
         @usableFromInline let link = UpstreamLink()
         @usableFromInline let scheduler: Context
         @usableFromInline let options: Context.SchedulerOptions?
         /// Held for the subscription's life, as Combine holds it.
         @usableFromInline let downstream: Downstream
-        /// Tells the serial path, without a lock, whether the stream is subscribed and not over.
-        @usableFromInline let gate = ReleaseHandOff()
         /// Whose turn it is to request from the upstream.
         @usableFromInline let requesting = DownstreamTurn()
 
@@ -103,26 +103,25 @@ extension Publishers.SubscribeOn {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard link.attach(subscription) else {
+            guard link.accept(subscription) else {
                 subscription.cancel()
                 return
             }
-            gate.open()
             downstream.receive(subscription: self)
-            _ = gate.leave()
+            _ = link.handOff.leave()
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard gate.enterIfSubscribed() else { return .none }
+            guard link.handOff.enterIfSubscribed() else { return .none }
             let demand = downstream.receive(input)
-            return gate.leave() ? .none : demand
+            return link.handOff.leave() ? .none : demand
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             guard link.endIfSubscribed() != nil else { return }
-            gate.stopFromSerialPath()
+            link.handOff.stopFromSerialPath()
             downstream.receive(completion: completion)
         }
 
@@ -143,8 +142,7 @@ extension Publishers.SubscribeOn {
 
         @inlinable
         func cancel() {
-            guard let upstream = link.endIfSubscribed() else { return }
-            _ = gate.stopFromOutside()
+            guard let upstream = link.cancel(evenBeforeSubscription: false).upstream else { return }
             scheduler.schedule(options: options) {
                 withExtendedLifetime(self) { upstream.cancel() }
             }
