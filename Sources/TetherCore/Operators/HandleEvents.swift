@@ -133,6 +133,33 @@ extension Publishers.HandleEvents {
                 receiveCancel = nil
                 return previous
             }
+
+            /// The upstream's subscription arrives.
+            /// - Returns: `false` for a second one, or one after the end: the caller cancels it.
+            @inlinable
+            mutating func accept(_ subscription: any Subscription) -> Bool {
+                guard case .awaitingSubscription = link else { return false }
+                link = .subscribed(subscription)
+                return true
+            }
+
+            /// The downstream requests.
+            /// - Returns: The upstream to pass the demand to while the stream lasts, and the hook
+            ///   to run first (Combine runs it before the subscription too).
+            @inlinable
+            func request() -> (upstream: (any Subscription)?, hook: ((Subscribers.Demand) -> Void)?) {
+                (link.subscription, receiveRequest)
+            }
+
+            /// The downstream cancels.
+            /// - Returns: Before the subscription, the cancel hook alone (Combine runs it, and
+            ///   subscribes normally when the subscription comes); otherwise everything the
+            ///   stream held, ended, for the caller to act on and release unlocked.
+            @inlinable
+            mutating func cancel() -> (early: (() -> Void)?, ended: Shared?) {
+                if case .awaitingSubscription = link { return (receiveCancel, nil) }
+                return (nil, terminate())
+            }
         }
 
         @usableFromInline
@@ -163,12 +190,7 @@ extension Publishers.HandleEvents {
 
         @inlinable
         internal func receive(subscription: any Subscription) {
-            let accepted = shared.withLock { shared -> Bool in
-                guard case .awaitingSubscription = shared.link else { return false }
-                shared.link = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard shared.withLock({ $0.accept(subscription) }) else {
                 // Combine runs the hook for a subscription it turns away, until the stream ends.
                 if handOff.enterEvenBeforeSubscription() {
                     owned?.receiveSubscription?(subscription)
@@ -222,23 +244,14 @@ extension Publishers.HandleEvents {
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
-            let (upstream, hook) = shared.withLock {
-                shared -> ((any Subscription)?, ((Subscribers.Demand) -> Void)?) in
-                guard case .subscribed(let upstream) = shared.link else { return (nil, shared.receiveRequest) }
-                return (upstream, shared.receiveRequest)
-            }
+            let (upstream, hook) = shared.withLock { $0.request() }
             hook?(demand)
             upstream?.request(demand)
         }
 
         @inlinable
         internal func cancel() {
-            let (previous, early) = shared.withLock { shared -> (Shared?, (() -> Void)?) in
-                // Before the subscription there is nothing to cancel, and Combine subscribes
-                // normally when it arrives; it does run the cancel hook.
-                if case .awaitingSubscription = shared.link { return (nil, shared.receiveCancel) }
-                return (shared.terminate(), nil)
-            }
+            let (early, previous) = shared.withLock { $0.cancel() }
             early?()
             guard let previous, case .subscribed(let upstream) = previous.link else { return }
             previous.receiveCancel?()
