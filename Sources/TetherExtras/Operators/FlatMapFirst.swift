@@ -116,54 +116,15 @@ extension Publishers {
 
 extension Publishers.FlatMapFirst {
     /// The subscription: the upstream's subscriber, and (through a ``Side``) each inner
-    /// publisher's.
-    ///
-    /// Calls out are never made under the lock. Only the active inner publisher delivers values,
-    /// serially by contract; an upstream failure arriving meanwhile (from another thread, or
-    /// recursively from the downstream) waits in `pendingFailure` and is delivered right after
-    /// the value in flight.
+    /// publisher's. What each signal does is decided by a ``FlatMapFirstState`` under the lock
+    /// and done once it is released, so that no call out is made under it.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
         @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
-
-        @usableFromInline
-        internal struct State {
-            /// `nil` once finished, failed or cancelled.
-            @usableFromInline var downstream: Downstream?
-            @usableFromInline var upstream: (any Subscription)?
-            /// The active inner publisher's subscription, once it handed it over.
-            @usableFromInline var inner: (any Subscription)?
-            /// An inner publisher was made and has not finished: upstream values are dropped.
-            @usableFromInline var innerActive = false
-            @usableFromInline var upstreamFinished = false
-            /// What the downstream asked for and has not received.
-            @usableFromInline var demand = Subscribers.Demand.none
-            /// Inner values being delivered (more than one only if an inner publisher recurses).
-            @usableFromInline var delivering = 0
-            @usableFromInline var pendingFailure: Failure?
-            @usableFromInline var transform: ((Upstream.Output) -> NewPublisher)?
-
-            @inlinable
-            init(downstream: Downstream, transform: @escaping (Upstream.Output) -> NewPublisher) {
-                self.downstream = downstream
-                self.transform = transform
-            }
-
-            /// Ends the stream: everything to cancel and complete, released outside the lock.
-            @inlinable
-            mutating func terminate() -> (Downstream?, (any Subscription)?, (any Subscription)?) {
-                defer {
-                    downstream = nil
-                    upstream = nil
-                    inner = nil
-                    pendingFailure = nil
-                }
-                return (downstream, upstream, inner)
-            }
-        }
+        @usableFromInline typealias State = FlatMapFirstState<Downstream, (Upstream.Output) -> NewPublisher>
 
         /// Hands an inner value to the downstream. Made in the initialiser, so that each
         /// `flatMapFirst` of a chain reaches the next one through it: called directly, nested
@@ -188,12 +149,7 @@ extension Publishers.FlatMapFirst {
 
         @inlinable
         internal func receive(subscription: any Subscription) {
-            let downstream = state.withLock { state -> Downstream? in
-                guard state.upstream == nil, let downstream = state.downstream else { return nil }
-                state.upstream = subscription
-                return downstream
-            }
-            guard let downstream else {
+            guard let downstream = state.withLock({ $0.upstreamSubscribed(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -205,53 +161,19 @@ extension Publishers.FlatMapFirst {
         internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             // Most values are dropped while an inner publisher is active: only an accepted one
             // takes the closure out of the lock.
-            let transform = state.withLock { state -> ((Upstream.Output) -> NewPublisher)? in
-                guard state.downstream != nil, !state.innerActive else { return nil }
-                state.innerActive = true
-                return state.transform
-            }
-            guard let transform else { return .none }
+            guard let transform = state.withLock({ $0.upstreamValue() }) else { return .none }
             transform(input).receive(subscriber: Side(self))
             return .none
         }
 
         @inlinable
         internal func receive(completion: Subscribers.Completion<Failure>) {
-            switch completion {
-            case .finished:
-                let downstream = state.withLock { state -> Downstream? in
-                    guard state.downstream != nil else { return nil }
-                    state.upstreamFinished = true
-                    state.upstream = nil
-                    guard !state.innerActive else { return nil }
-                    return state.terminate().0
-                }
-                downstream?.receive(completion: .finished)
-            case .failure(let failure):
-                let ended = state.withLock { state -> (Downstream?, (any Subscription)?)? in
-                    guard state.downstream != nil, state.pendingFailure == nil else { return nil }
-                    state.upstream = nil
-                    guard state.delivering == 0 else {
-                        state.pendingFailure = failure
-                        return nil
-                    }
-                    let (downstream, _, inner) = state.terminate()
-                    return (downstream, inner)
-                }
-                guard let (downstream, inner) = ended else { return }
-                inner?.cancel()
-                downstream?.receive(completion: .failure(failure))
-            }
+            state.withLock { $0.upstreamCompleted(completion) }?.perform()
         }
 
         @inlinable
         internal func sideReceive(_: Int, subscription: any Subscription) {
-            let demand = state.withLock { state -> Subscribers.Demand? in
-                guard state.downstream != nil, state.inner == nil else { return nil }
-                state.inner = subscription
-                return state.demand
-            }
-            guard let demand else {
+            guard let demand = state.withLock({ $0.innerSubscribed(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -262,57 +184,28 @@ extension Publishers.FlatMapFirst {
 
         @inlinable
         internal func sideReceive(_: Int, _ input: Output) -> Subscribers.Demand {
-            let downstream = state.withLock { state -> Downstream? in
-                guard let downstream = state.downstream else { return nil }
-                if state.demand > 0 { state.demand -= 1 }
-                state.delivering += 1
-                return downstream
-            }
-            guard let downstream else { return .none }
+            guard let downstream = state.withLock({ $0.innerValue() }) else { return .none }
             let more = deliver(downstream, input)
-            let failing = state.withLock { state -> (Failure, (any Subscription)?, (any Subscription)?)? in
-                state.delivering -= 1
-                if state.downstream != nil { state.demand += more }
-                guard state.delivering == 0, let failure = state.pendingFailure else { return nil }
-                let (_, upstream, inner) = state.terminate()
-                return (failure, upstream, inner)
-            }
-            guard let (failure, upstream, inner) = failing else { return more }
-            upstream?.cancel()
-            inner?.cancel()
-            downstream.receive(completion: .failure(failure))
+            guard let ending = state.withLock({ $0.delivered(more) }) else { return more }
+            ending.perform()
             return .none
         }
 
         @inlinable
         internal func sideReceive(_: Int, completion: Subscribers.Completion<Failure>) {
-            let ended = state.withLock { state -> (Downstream?, (any Subscription)?)? in
-                guard state.downstream != nil else { return nil }
-                state.inner = nil
-                state.innerActive = false
-                if case .finished = completion, !state.upstreamFinished { return nil }
-                let (downstream, upstream, _) = state.terminate()
-                return (downstream, upstream)
-            }
-            guard let (downstream, upstream) = ended else { return }
-            upstream?.cancel()
-            downstream?.receive(completion: completion)
+            state.withLock { $0.innerCompleted(completion) }?.perform()
         }
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "Demand must not be zero: FlatMapFirst was asked for .none")
-            let inner = state.withLock { state -> (any Subscription)? in
-                guard state.downstream != nil else { return nil }
-                state.demand += demand
-                return state.inner
-            }
+            let inner = state.withLock { $0.request(demand) }
             inner?.request(demand)
         }
 
         @inlinable
         internal func cancel() {
-            let (_, upstream, inner) = state.withLock { $0.terminate() }
+            let (_, upstream, inner) = state.withLock { $0.cancel() }
             upstream?.cancel()
             inner?.cancel()
         }
