@@ -88,12 +88,9 @@ extension Publishers {
 }
 
 extension Publishers.WithLatestFrom {
-    /// The subscription: the upstream's subscriber, and (through a ``Side``) `other`'s.
-    ///
-    /// Calls into the downstream are never made under the lock. The upstream's values and
-    /// completion are serial by contract; `other`'s failure can arrive on another thread while a
-    /// value is being delivered, so it then waits (`pendingFailure`) for that delivery to end
-    /// and is delivered right after it, by that thread.
+    /// The subscription: the upstream's subscriber, and (through a ``Side``) `other`'s. What
+    /// each signal does is decided by a ``WithLatestFromState`` under the lock and done once it
+    /// is released, so that no call out is made under it.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -102,44 +99,14 @@ extension Publishers.WithLatestFrom {
         @usableFromInline typealias Input = Upstream.Output
 
         @usableFromInline
-        internal struct State {
-            /// `nil` once finished, failed or cancelled.
-            @usableFromInline var downstream: Downstream?
-            @usableFromInline var upstream: (any Subscription)?
-            @usableFromInline var other: (any Subscription)?
-            @usableFromInline var latest: Other.Output?
-            /// Asked for before the upstream's subscription arrived.
-            @usableFromInline var pendingDemand = Subscribers.Demand.none
-            /// Upstream values being delivered (more than one only if an upstream recurses).
-            @usableFromInline var delivering = 0
-            @usableFromInline var pendingFailure: Failure?
-
-            @inlinable
-            init(downstream: Downstream) { self.downstream = downstream }
-
-            /// Ends the stream: everything to cancel and complete, released outside the lock.
-            @inlinable
-            mutating func terminate() -> (Downstream?, (any Subscription)?, (any Subscription)?) {
-                defer {
-                    downstream = nil
-                    upstream = nil
-                    other = nil
-                    latest = nil
-                    pendingFailure = nil
-                }
-                return (downstream, upstream, other)
-            }
-        }
-
-        @usableFromInline
-        internal let state: Locked<State>
+        internal let state: Locked<WithLatestFromState<Downstream, Other.Output>>
 
         @usableFromInline
         internal let resultSelector: (Upstream.Output, Other.Output) -> Output
 
         @inlinable
         internal init(downstream: Downstream, resultSelector: @escaping (Upstream.Output, Other.Output) -> Output) {
-            state = Locked(State(downstream: downstream))
+            state = Locked(WithLatestFromState(downstream: downstream))
             self.resultSelector = resultSelector
             Ledger.enter(self)
         }
@@ -150,13 +117,7 @@ extension Publishers.WithLatestFrom {
 
         @inlinable
         internal func receive(subscription: any Subscription) {
-            let demand = state.withLock { state -> Subscribers.Demand? in
-                guard state.downstream != nil, state.upstream == nil else { return nil }
-                state.upstream = subscription
-                defer { state.pendingDemand = .none }
-                return state.pendingDemand
-            }
-            guard let demand else {
+            guard let demand = state.withLock({ $0.upstreamSubscribed(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -167,43 +128,28 @@ extension Publishers.WithLatestFrom {
 
         @inlinable
         internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let taken = state.withLock { state -> (Downstream, Other.Output)?? in
-                guard let downstream = state.downstream else { return .some(nil) }
-                guard let latest = state.latest else { return nil }
-                state.delivering += 1
-                return (downstream, latest)
+            switch state.withLock({ $0.upstreamValue() }) {
+            case .ignore:
+                return .none
+            case .replace:
+                return .max(1)
+            case .deliver(let downstream, let latest):
+                let demand = downstream.receive(resultSelector(input, latest))
+                guard let ending = state.withLock({ $0.delivered() }) else { return demand }
+                ending.perform()
+                return .none
             }
-            guard let taken else { return .max(1) }
-            guard let (downstream, latest) = taken else { return .none }
-            let demand = downstream.receive(resultSelector(input, latest))
-            let failing = state.withLock { state -> (Failure, (any Subscription)?, (any Subscription)?)? in
-                state.delivering -= 1
-                guard state.delivering == 0, let failure = state.pendingFailure else { return nil }
-                let (_, upstream, other) = state.terminate()
-                return (failure, upstream, other)
-            }
-            guard let (failure, upstream, other) = failing else { return demand }
-            upstream?.cancel()
-            other?.cancel()
-            downstream.receive(completion: .failure(failure))
-            return .none
         }
 
         @inlinable
         internal func receive(completion: Subscribers.Completion<Failure>) {
-            let (downstream, _, other) = state.withLock { $0.terminate() }
-            other?.cancel()
-            downstream?.receive(completion: completion)
+            let (ending, _) = state.withLock { $0.upstreamCompleted(completion) }
+            ending.perform()
         }
 
         @inlinable
         internal func sideReceive(_: Int, subscription: any Subscription) {
-            let accepted = state.withLock { state -> Bool in
-                guard state.downstream != nil, state.other == nil else { return false }
-                state.other = subscription
-                return true
-            }
-            if accepted {
+            if state.withLock({ $0.otherSubscribed(subscription) }) {
                 subscription.request(.unlimited)
             } else {
                 subscription.cancel()
@@ -212,50 +158,25 @@ extension Publishers.WithLatestFrom {
 
         @inlinable
         internal func sideReceive(_: Int, _ input: Other.Output) -> Subscribers.Demand {
-            state.withLock { state in
-                guard state.downstream != nil else { return }
-                state.latest = input
-            }
+            state.withLock { $0.otherValue(input) }
             return .none
         }
 
         @inlinable
         internal func sideReceive(_: Int, completion: Subscribers.Completion<Failure>) {
-            guard case .failure(let failure) = completion else {
-                state.withLock { $0.other = nil }
-                return
-            }
-            let ended = state.withLock { state -> (Downstream?, (any Subscription)?)? in
-                guard state.downstream != nil, state.pendingFailure == nil else { return nil }
-                guard state.delivering == 0 else {
-                    state.pendingFailure = failure
-                    return nil
-                }
-                let (downstream, upstream, _) = state.terminate()
-                return (downstream, upstream)
-            }
-            guard let (downstream, upstream) = ended else { return }
-            upstream?.cancel()
-            downstream?.receive(completion: .failure(failure))
+            state.withLock { $0.otherCompleted(completion) }?.perform()
         }
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "Demand must not be zero: WithLatestFrom was asked for .none")
-            let upstream = state.withLock { state -> (any Subscription)? in
-                guard state.downstream != nil else { return nil }
-                guard let upstream = state.upstream else {
-                    state.pendingDemand += demand
-                    return nil
-                }
-                return upstream
-            }
+            let upstream = state.withLock { $0.request(demand) }
             upstream?.request(demand)
         }
 
         @inlinable
         internal func cancel() {
-            let (_, upstream, other) = state.withLock { $0.terminate() }
+            let (_, upstream, other) = state.withLock { $0.cancel() }
             upstream?.cancel()
             other?.cancel()
         }

@@ -19,7 +19,7 @@ final class FlatMapFirstStateTests: XCTestCase {
 
     private func describe(_ state: State) -> String {
         var words = [
-            named(state.downstream), "upstream \(subscriptions(state.upstream))",
+            subscriptions.name(state.downstream, downstream: downstream), "upstream \(subscriptions(state.upstream))",
             "inner \(subscriptions(state.inner))", state.innerActive ? "active" : "idle", "demand \(state.demand)",
             "delivering \(state.delivering)",
         ]
@@ -28,20 +28,11 @@ final class FlatMapFirstStateTests: XCTestCase {
         return words.joined(separator: ", ")
     }
 
-    private func named(_ subscriber: RecordingSubscriber<Int, TestError>?) -> String {
-        guard let subscriber else { return "released" }
-        return subscriber === downstream ? "downstream" : "another subscriber"
-    }
-
-    private func describe(_ ending: State.Ending?) -> String {
-        guard let ending else { return "goes on" }
-        return "cancel \(subscriptions(ending.upstream)) and \(subscriptions(ending.side)), "
-            + "\(ending.completion) to \(named(ending.downstream))"
-    }
-
     private func upstreamSubscribed(_ name: String) -> Step {
         Step { state in
-            let answer = state.upstreamSubscribed(self.subscriptions[name]).map { "hand over to \(self.named($0))" }
+            let answer = state.upstreamSubscribed(self.subscriptions[name]).map {
+                "hand over to \(self.subscriptions.name($0, downstream: self.downstream))"
+            }
             return "upstream subscribed \(name): \(answer ?? "cancel it")"
         }
     }
@@ -49,7 +40,9 @@ final class FlatMapFirstStateTests: XCTestCase {
     private let upstreamValue = Step { state in "upstream value: \(state.upstreamValue() ?? "dropped")" }
 
     private func upstreamCompleted(_ completion: Subscribers.Completion<TestError>) -> Step {
-        Step { state in "upstream \(completion): \(self.describe(state.upstreamCompleted(completion)))" }
+        Step { state in
+            "upstream \(completion): \(self.subscriptions.describe(downstream: self.downstream, state.upstreamCompleted(completion)))"
+        }
     }
 
     private func innerSubscribed(_ name: String) -> Step {
@@ -60,15 +53,21 @@ final class FlatMapFirstStateTests: XCTestCase {
     }
 
     private var innerValue: Step {
-        Step { state in "inner value: to \(state.innerValue().map(self.named) ?? "nobody")" }
+        Step { state in
+            "inner value: to \(state.innerValue().map { self.subscriptions.name($0, downstream: self.downstream) } ?? "nobody")"
+        }
     }
 
     private func delivered(_ more: Subscribers.Demand) -> Step {
-        Step { state in "delivered, \(more) more: \(self.describe(state.delivered(more)))" }
+        Step { state in
+            "delivered, \(more) more: \(self.subscriptions.describe(downstream: self.downstream, state.delivered(more)))"
+        }
     }
 
     private func innerCompleted(_ completion: Subscribers.Completion<TestError>) -> Step {
-        Step { state in "inner \(completion): \(self.describe(state.innerCompleted(completion)))" }
+        Step { state in
+            "inner \(completion): \(self.subscriptions.describe(downstream: self.downstream, state.innerCompleted(completion)))"
+        }
     }
 
     private func request(_ demand: Subscribers.Demand) -> Step {
@@ -76,11 +75,7 @@ final class FlatMapFirstStateTests: XCTestCase {
     }
 
     private var cancel: Step {
-        Step { state in
-            let (released, upstream, inner) = state.cancel()
-            return "cancel: let go of \(self.named(released)), "
-                + "cancel \(self.subscriptions(upstream)) and \(self.subscriptions(inner))"
-        }
+        Step { state in self.subscriptions.describeCancel(downstream: self.downstream, state.cancel()) }
     }
 
     /// The opening most scenarios share: subscribed, and one value made an inner, whose

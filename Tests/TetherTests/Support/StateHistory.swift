@@ -1,4 +1,5 @@
 import Tether
+@testable import TetherCore
 import TetherTesting
 
 /// One event a state-machine test plays on a state, and what the state answered, in words.
@@ -40,5 +41,14 @@ struct NamedSubscriptions {
     func callAsFunction(_ subscription: (any Subscription)?) -> String {
         guard let subscription else { return "nil" }
         return named.first { $0.subscription === (subscription as AnyObject) }?.name ?? "other"
+    }
+
+    /// An upstream's status, with its subscription named.
+    func describe(_ status: UpstreamStatus) -> String {
+        switch status {
+        case .awaitingSubscription: return "awaiting"
+        case .subscribed(let subscription): return self(subscription)
+        case .terminal: return "over"
+        }
     }
 }
