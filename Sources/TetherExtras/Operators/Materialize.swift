@@ -46,8 +46,9 @@ extension Publishers {
 }
 
 extension Publishers.Materialize {
-    /// The upstream's subscriber and the downstream's subscription: it counts the downstream's
-    /// demand, so that the completion event goes out only when there is demand for it.
+    /// The upstream's subscriber and the downstream's subscription. What each signal does is
+    /// decided by a ``MaterializeState`` under the lock and done once it is released, so that no
+    /// call out is made under it.
     ///
     /// `@unchecked Sendable`: its subscriber, upstream, demand and completion live in `state`,
     /// touched only under its lock.
@@ -59,25 +60,11 @@ extension Publishers.Materialize {
         @usableFromInline typealias Input = Upstream.Output
 
         @usableFromInline
-        internal struct State {
-            /// `nil` once the completion event is out, or cancelled.
-            @usableFromInline var downstream: Downstream?
-            @usableFromInline var upstream = UpstreamStatus.awaitingSubscription
-            /// The downstream's outstanding demand.
-            @usableFromInline var demand = Subscribers.Demand.none
-            /// The upstream's completion, waiting for demand.
-            @usableFromInline var completion: Subscribers.Completion<Upstream.Failure>?
-
-            @inlinable
-            init(downstream: Downstream) { self.downstream = downstream }
-        }
-
-        @usableFromInline
-        internal let state: Locked<State>
+        internal let state: Locked<MaterializeState<Downstream, Upstream.Failure>>
 
         @inlinable
         internal init(downstream: Downstream) {
-            state = Locked(State(downstream: downstream))
+            state = Locked(MaterializeState(downstream: downstream))
             Ledger.enter(self)
         }
 
@@ -87,14 +74,7 @@ extension Publishers.Materialize {
 
         @inlinable
         internal func receive(subscription: any Subscription) {
-            let downstream = state.withLock { state -> Downstream? in
-                guard case .awaitingSubscription = state.upstream, let downstream = state.downstream else {
-                    return nil
-                }
-                state.upstream = .subscribed(subscription)
-                return downstream
-            }
-            guard let downstream else {
+            guard let downstream = state.withLock({ $0.upstreamSubscribed(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -103,31 +83,16 @@ extension Publishers.Materialize {
 
         @inlinable
         internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let downstream = state.withLock { state -> Downstream? in
-                guard state.completion == nil, let downstream = state.downstream else { return nil }
-                // An upstream that sends beyond demand breaks its contract; the count stays sane.
-                if state.demand > 0 { state.demand -= 1 }
-                return downstream
-            }
-            guard let downstream else { return .none }
+            guard let downstream = state.withLock({ $0.upstreamValue() }) else { return .none }
             let more = downstream.receive(.value(input))
-            state.withLock { $0.demand += more }
+            state.withLock { $0.delivered(more) }
             return more
         }
 
         @inlinable
         internal func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let downstream = state.withLock { state -> Downstream? in
-                guard state.completion == nil, let downstream = state.downstream else { return nil }
-                state.upstream = .terminal
-                guard state.demand > 0 else {
-                    state.completion = completion
-                    return nil
-                }
-                state.downstream = nil
-                return downstream
-            }
-            guard let downstream else { return }
+            guard case .complete(let completion, let downstream) = state.withLock({ $0.upstreamCompleted(completion) })
+            else { return }
             Self.deliver(completion, to: downstream)
         }
 
@@ -146,32 +111,19 @@ extension Publishers.Materialize {
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "Demand must not be zero: Materialize was asked for .none")
-            let (upstream, ended) = state.withLock {
-                state -> ((any Subscription)?, (Subscribers.Completion<Upstream.Failure>, Downstream)?) in
-                guard let downstream = state.downstream else { return (nil, nil) }
-                if let completion = state.completion {
-                    state.downstream = nil
-                    state.completion = nil
-                    return (nil, (completion, downstream))
-                }
-                state.demand += demand
-                return (state.upstream.subscription, nil)
-            }
-            if let (completion, downstream) = ended {
+            switch state.withLock({ $0.request(demand) }) {
+            case .none:
+                break
+            case .request(let upstream):
+                upstream.request(demand)
+            case .complete(let completion, let downstream):
                 Self.deliver(completion, to: downstream)
             }
-            upstream?.request(demand)
         }
 
         @inlinable
         internal func cancel() {
-            let (upstream, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
-                defer {
-                    state.downstream = nil
-                    state.completion = nil
-                }
-                return (UpstreamStatus.end(&state.upstream).subscription, state.downstream)
-            }
+            let (upstream, downstream) = state.withLock { $0.cancel() }
             upstream?.cancel()
             withExtendedLifetime(downstream) {}
         }
