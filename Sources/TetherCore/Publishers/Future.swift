@@ -81,40 +81,20 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 }
 
 extension Future {
-    /// One subscriber's subscription: it waits for both the outcome and (for a value) demand.
+    /// One subscriber's subscription: it waits for both the outcome and (for a value) demand, as
+    /// its ``FutureState`` decides under the lock; the delivery is made once the lock is released.
     ///
     /// `@unchecked Sendable`: its state lives under its lock and `cancelled` is atomic.
     private final class Inner<Downstream: Subscriber>: FutureConduit, Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        private struct State {
-            /// `nil` once the outcome went out or the subscription was cancelled.
-            var downstream: Downstream?
-            var outcome: Result<Output, Failure>?
-            var demanded = false
-            /// To withdraw from the future's waiting list on cancel, and for the mirror; the
-            /// promise, not the subscription, keeps the future alive. As in Combine, it is let go
-            /// after an outcome the future settled is delivered, and kept when a request delivers
-            /// an outcome already there.
-            weak var future: Future?
-
-            /// Takes the subscriber and what to send it, if everything needed is there.
-            mutating func takeDeliverable() -> (Downstream, Result<Output, Failure>)? {
-                guard let downstream, let outcome else { return nil }
-                if case .success = outcome, !demanded { return nil }
-                self.downstream = nil
-                self.outcome = nil
-                return (downstream, outcome)
-            }
-        }
-
-        private let state: Locked<State>
+        private let state: Locked<FutureState<Downstream>>
 
         /// Set by `cancel`; checked between the value and the completion.
         private let cancelled = Atomic<Bool>(false)
 
         init(downstream: Downstream, future: Future) {
-            state = Locked(State(downstream: downstream, future: future))
+            state = Locked(FutureState(downstream: downstream, future: future))
             Ledger.enter(self)
         }
 
@@ -123,46 +103,30 @@ extension Future {
         }
 
         var isReleased: Bool {
-            state.withLock { $0.downstream == nil }
+            state.withLock { $0.isReleased }
         }
 
         func settle(_ outcome: Result<Output, Failure>) {
-            let deliverable = state.withLock { state -> (Downstream, Result<Output, Failure>)? in
-                guard state.downstream != nil else { return nil }
-                state.outcome = outcome
-                return state.takeDeliverable()
-            }
-            guard deliverable != nil else { return }
-            deliver(deliverable)
-            state.withLock { $0.future = nil }
+            guard case .deliver(let downstream, let outcome) = state.withLock({ $0.settle(outcome) }) else { return }
+            deliver(outcome, to: downstream)
+            state.withLock { $0.settledDelivered() }
         }
 
         func request(_ demand: Subscribers.Demand) {
             precondition(
                 demand > 0, "Demand must not be zero: the Future subscription was asked for .none")
-            let deliverable = state.withLock { state -> (Downstream, Result<Output, Failure>)? in
-                state.demanded = true
-                return state.takeDeliverable()
-            }
-            deliver(deliverable)
+            guard case .deliver(let downstream, let outcome) = state.withLock({ $0.request() }) else { return }
+            deliver(outcome, to: downstream)
         }
 
         func cancel() {
             cancelled.store(true, ordering: .releasing)
-            let (released, future) = state.withLock { state -> (Downstream?, Future?) in
-                defer {
-                    state.downstream = nil
-                    state.outcome = nil
-                    state.future = nil
-                }
-                return (state.downstream, state.future)
-            }
+            let (released, future) = state.withLock { $0.cancel() }
             _ = released
             future?.remove(self)
         }
 
-        private func deliver(_ deliverable: (Downstream, Result<Output, Failure>)?) {
-            guard let (downstream, outcome) = deliverable else { return }
+        private func deliver(_ outcome: Result<Output, Failure>, to downstream: Downstream) {
             switch outcome {
             case .success(let value):
                 _ = downstream.receive(value)
