@@ -73,48 +73,16 @@ internal struct CreatePublisher<Output, Failure: Error>: Publisher {
     }
 }
 
-/// One subscriber's stream made by ``AnyPublisher/create(_:)``: a buffer, the demand, and a
-/// drain loop that one thread at a time runs, delivering outside the lock.
+/// One subscriber's stream made by ``AnyPublisher/create(_:)``: what each send, request and
+/// cancel does is decided by a ``CreateState`` under the lock and done once it is released; the
+/// drain loop delivers outside the lock, one value at a time.
 internal final class CreateSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    private enum Cleanup {
-        /// `body` has not returned yet.
-        case awaited
-        case stored(AnyCancellable)
-        case done
-    }
-
-    private struct State {
-        var downstream: AnySubscriber<Output, Failure>?
-        var buffer: [Output] = []
-        var head = 0
-        var demand = Subscribers.Demand.none
-        /// A completion sent by the source, waiting behind the buffer.
-        var completion: Subscribers.Completion<Failure>?
-        /// A completion was sent or the subscriber cancelled: sends are ignored.
-        var sourceDone = false
-        var draining = false
-        var cleanup = Cleanup.awaited
-
-        /// Takes the stored cleanup, once the source is done.
-        mutating func takeCleanup() -> AnyCancellable? {
-            guard case .stored(let cleanup) = cleanup else { return nil }
-            self.cleanup = .done
-            return cleanup
-        }
-    }
-
-    private enum Step {
-        case stop
-        case value(Output, AnySubscriber<Output, Failure>)
-        case complete(AnySubscriber<Output, Failure>, Subscribers.Completion<Failure>)
-    }
-
-    private let state: Locked<State>
+    private let state: Locked<CreateState<Output, Failure>>
 
     init(downstream: AnySubscriber<Output, Failure>) {
-        state = Locked(State(downstream: downstream))
+        state = Locked(CreateState(downstream: downstream))
         Ledger.enter(self)
     }
 
@@ -122,67 +90,33 @@ internal final class CreateSubscription<Output, Failure: Error>: Subscription, C
         Ledger.leave(self)
     }
 
-    var isFinished: Bool { state.withLock { $0.sourceDone } }
+    var isFinished: Bool { state.withLock { $0.isFinished } }
 
     /// Runs the user's closure, unless the subscriber cancelled inside `receive(subscription:)`.
     func start(_ body: (AnyPublisher<Output, Failure>.Emitter) -> AnyCancellable) {
-        guard !state.withLock({ $0.sourceDone }) else {
-            state.withLock { $0.cleanup = .done }
-            return
-        }
+        guard state.withLock({ $0.starting() }) else { return }
         let cleanup = body(AnyPublisher<Output, Failure>.Emitter(subscription: self))
-        let runNow = state.withLock { state -> Bool in
-            if state.sourceDone {
-                state.cleanup = .done
-                return true
-            }
-            state.cleanup = .stored(cleanup)
-            return false
-        }
-        if runNow { cleanup.cancel() }
+        state.withLock { $0.bodyReturned(cleanup) }?.cancel()
     }
 
     func send(_ value: Output) {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.sourceDone, state.downstream != nil else { return false }
-            state.buffer.append(value)
-            return true
-        }
-        if accepted { drain() }
+        if state.withLock({ $0.send(value) }) { drain() }
     }
 
     func send(completion: Subscribers.Completion<Failure>) {
-        let cleanup = state.withLock { state -> AnyCancellable?? in
-            guard !state.sourceDone else { return .none }
-            state.sourceDone = true
-            if state.downstream != nil { state.completion = completion }
-            return .some(state.takeCleanup())
-        }
-        guard case .some(let stored) = cleanup else { return }
+        guard case .drainThenCleanUp(let stored) = state.withLock({ $0.send(completion: completion) }) else { return }
         drain()
         stored?.cancel()
     }
 
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: AnyPublisher.create was asked for .none")
-        state.withLock { state in
-            if state.downstream != nil { state.demand += demand }
-        }
+        state.withLock { $0.request(demand) }
         drain()
     }
 
     func cancel() {
-        let (downstream, buffer, cleanup) = state.withLock {
-            state -> (AnySubscriber<Output, Failure>?, [Output], AnyCancellable?) in
-            defer {
-                state.downstream = nil
-                state.buffer = []
-                state.head = 0
-                state.completion = nil
-                state.sourceDone = true
-            }
-            return (state.downstream, state.buffer, state.takeCleanup())
-        }
+        let (downstream, buffer, cleanup) = state.withLock { $0.cancel() }
         // Released here, outside the lock.
         _ = (downstream, buffer)
         cleanup?.cancel()
@@ -194,39 +128,8 @@ internal final class CreateSubscription<Output, Failure: Error>: Subscription, C
         var entering = true
         var extra = Subscribers.Demand.none
         while true {
-            let step = state.withLock { state -> Step in
-                if entering {
-                    guard !state.draining else { return .stop }
-                    state.draining = true
-                    entering = false
-                }
-                guard let downstream = state.downstream else {
-                    state.draining = false
-                    return .stop
-                }
-                state.demand += extra
-                if state.head < state.buffer.count, state.demand > 0 {
-                    let value = state.buffer[state.head]
-                    state.head += 1
-                    state.demand -= 1
-                    if state.head == state.buffer.count {
-                        state.buffer.removeAll(keepingCapacity: true)
-                        state.head = 0
-                    } else if state.head >= 64, state.head * 2 >= state.buffer.count {
-                        state.buffer.removeFirst(state.head)
-                        state.head = 0
-                    }
-                    return .value(value, downstream)
-                }
-                if state.head == state.buffer.count, let completion = state.completion {
-                    state.downstream = nil
-                    state.completion = nil
-                    state.draining = false
-                    return .complete(downstream, completion)
-                }
-                state.draining = false
-                return .stop
-            }
+            let step = state.withLock { entering ? $0.startDrain() : $0.delivered(extra) }
+            entering = false
             switch step {
             case .stop:
                 return
