@@ -36,8 +36,9 @@ internal enum ReductionStep: Sendable {
 /// - Any ending (and `cancel`) releases the step and the result. The downstream is held for the
 ///   reducer's whole life, as Combine holds it.
 ///
-/// The race between the serial path and `cancel` is decided under `link`; the serial-path state
-/// is handed over through a ``ReleaseHandOff``, so folding a value in takes no lock.
+/// The race between the serial path and `cancel` is decided by a ``ReducerState`` under `state`;
+/// the serial-path state is handed over through a ``ReleaseHandOff``, so folding a value in takes
+/// no lock.
 @usableFromInline
 internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -67,34 +68,23 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         }
     }
 
-    @usableFromInline
-    internal enum Link {
-        case awaitingSubscription
-        /// `requested`: the downstream has asked for something.
-        case subscribed(any Subscription, requested: Bool)
-        /// The upstream is done; the result (if any) and `.finished` wait for the downstream's
-        /// first request.
-        case parked(Output?)
-        case terminal
-    }
-
-    /// Why the serial path ends the stream.
+    /// Why the serial path ends the stream, with the failure it carries.
     @usableFromInline
     internal enum Ending {
         case upstreamFinished
         case settled
         case upstreamFailed(UpstreamFailure)
         case stepThrew(Downstream.Failure)
-    }
 
-    /// What to do once the lock is released.
-    @usableFromInline
-    internal enum Outcome {
-        case nothing
-        case park(cancel: (any Subscription)?)
-        case finish(Output?, cancel: (any Subscription)?)
-        case upstreamFailed(Owned, UpstreamFailure)
-        case stepThrew(Downstream.Failure, cancel: any Subscription)
+        /// The ending as the state machine weighs it, without its failure.
+        var kind: ReducerState<Output>.Ending {
+            switch self {
+            case .upstreamFinished: .upstreamFinished
+            case .settled: .settled
+            case .upstreamFailed: .upstreamFailed
+            case .stepThrew: .stepThrew
+            }
+        }
     }
 
     /// How the subscription shows itself in a mirror, as Combine's does.
@@ -107,7 +97,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     @usableFromInline
-    internal let link = Locked(Link.awaitingSubscription)
+    internal let state = Locked(ReducerState<Output>())
 
     @usableFromInline
     internal let handOff = ReleaseHandOff()
@@ -122,9 +112,8 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal let downstream: Downstream
 
-    /// Serial path only, or whichever side the hand-off names. Written only after `link` has left
-    /// `.awaitingSubscription` and `.subscribed`, so it may be read under `link` while it is in
-    /// one of them.
+    /// Serial path only, or whichever side the hand-off names. Released only once `state` has
+    /// left `.subscribed`, so the side that ends a running stream finds it still there.
     @usableFromInline
     internal var owned: Owned?
 
@@ -162,12 +151,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func receive(subscription: any Subscription) {
-        let accepted = link.withLock { link -> Bool in
-            guard case .awaitingSubscription = link else { return false }
-            link = .subscribed(subscription, requested: false)
-            return true
-        }
-        guard accepted else {
+        guard state.withLock({ $0.attach(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -214,37 +198,19 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     /// has not subscribed yet (Combine ignores such a completion).
     @usableFromInline
     internal func end(_ ending: Ending, inDelivery: Bool) {
-        let outcome = link.withLock { link -> Outcome in
-            switch link {
-            case .awaitingSubscription, .parked, .terminal:
-                return .nothing
-            case .subscribed(let upstream, let requested):
-                // The link was still live, so `cancel` has not released `owned`.
-                guard let owned else { preconditionFailure("\(name) lost its state while subscribed") }
-                switch ending {
-                case .upstreamFailed(let failure):
-                    link = .terminal
-                    return .upstreamFailed(owned, failure)
-                case .stepThrew(let error):
-                    link = .terminal
-                    return .stepThrew(error, cancel: upstream)
-                case .upstreamFinished, .settled:
-                    let cancel: (any Subscription)? = if case .settled = ending { upstream } else { nil }
-                    if !requested {
-                        link = .parked(result)
-                        return .park(cancel: cancel)
-                    }
-                    link = .terminal
-                    return .finish(result, cancel: cancel)
-                }
-            }
+        let action = state.withLock { $0.end(ending.kind, result: result) }
+        if case .nothing = action {
+            guard inDelivery else { return }
+            // A cancel during this delivery left the release to it.
+            handOff.stopFromSerialPath()
+            release()
+            return
         }
-        if case .nothing = outcome, !inDelivery { return }
-        // Either this side ended the stream, or a cancel during this delivery left the release
-        // to it: the serial-path state is ours either way.
+        // The stream was running, so `cancel` has not released the serial-path state.
+        guard let owned else { preconditionFailure("\(name) lost its state while subscribed") }
         handOff.stopFromSerialPath()
         release()
-        switch outcome {
+        switch action {
         case .nothing:
             return
         case .park(let cancel):
@@ -252,11 +218,16 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         case .finish(let result, let cancel):
             cancel?.cancel()
             deliver(result, to: downstream)
-        case .upstreamFailed(let owned, let failure):
-            downstream.receive(completion: .failure(owned.failure(failure)))
-        case .stepThrew(let error, let cancel):
-            cancel.cancel()
-            downstream.receive(completion: .failure(error))
+        case .fail(let cancel):
+            cancel?.cancel()
+            switch ending {
+            case .upstreamFailed(let failure):
+                downstream.receive(completion: .failure(owned.failure(failure)))
+            case .stepThrew(let error):
+                downstream.receive(completion: .failure(error))
+            case .upstreamFinished, .settled:
+                preconditionFailure("\(name) failed on a finish")
+            }
         }
     }
 
@@ -270,19 +241,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         // One decision under the lock, so a finish that parks meanwhile cannot be missed.
-        let parked = link.withLock { link -> Output?? in
-            switch link {
-            case .subscribed(let upstream, requested: false):
-                link = .subscribed(upstream, requested: true)
-                return nil
-            case .parked(let result):
-                link = .terminal
-                return .some(result)
-            case .awaitingSubscription, .subscribed, .terminal:
-                return nil
-            }
-        }
-        if case .some(let result) = parked {
+        if case .finish(let result, _) = state.withLock({ $0.request() }) {
             deliver(result, to: downstream)
         }
     }
@@ -299,16 +258,13 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func cancel() {
-        let previous = link.withLock { link -> Link in
-            // Before the subscription there is nothing to cancel yet; Combine goes on to
-            // subscribe normally when it arrives.
-            if case .awaitingSubscription = link { return link }
-            cancelled.store(true, ordering: .releasing)
-            defer { link = .terminal }
-            return link
+        let cancellation = state.withLock { state -> ReducerState<Output>.Cancellation? in
+            let cancellation = state.cancel()
+            if cancellation != nil { cancelled.store(true, ordering: .releasing) }
+            return cancellation
         }
-        // A parked result is released with `previous`, outside the lock.
-        guard case .subscribed(let upstream, _) = previous else { return }
+        // A parked result is released with `cancellation`, outside the lock.
+        guard let upstream = cancellation?.upstream else { return }
         if handOff.stopFromOutside() {
             release()
         }
@@ -324,19 +280,14 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal var customMirror: Mirror {
         // Only references are taken under the lock: describing them may run user code.
-        let (settled, upstream) = link.withLock { link -> (Output?, (any Subscription)??) in
-            switch link {
-            case .awaitingSubscription: (nil, .some(nil))
-            case .subscribed(let upstream, _): (nil, upstream)
-            case .parked(let result): (result, nil)
-            case .terminal: (nil, nil)
-            }
+        let (settled, upstream) = state.withLock { state -> (Output?, UpstreamStatus) in
+            (state.parked ?? nil, state.upstream)
         }
         let status =
             switch upstream {
-            case .some(.some(let upstream)): "subscribed(\(upstream))"
-            case .some(.none): "awaitingSubscription"
-            case .none: "terminal"
+            case .subscribed(let upstream): "subscribed(\(upstream))"
+            case .awaitingSubscription: "awaitingSubscription"
+            case .terminal: "terminal"
             }
         switch reflection {
         case .fold:
