@@ -17,6 +17,15 @@ package enum UpstreamStatus {
         return nil
     }
 
+    /// Takes the upstream's subscription if the status is still waiting for it.
+    /// - Returns: `false` for a second subscription, or one after the end: the caller cancels it.
+    @inlinable
+    package mutating func attach(_ subscription: any Subscription) -> Bool {
+        guard case .awaitingSubscription = self else { return false }
+        self = .subscribed(subscription)
+        return true
+    }
+
     /// Makes `status` terminal and returns what it was, moved out rather than copied (a copy
     /// of the subscription's existential and a release of the original would go through
     /// run-time value witnesses).

@@ -33,11 +33,7 @@ package struct UpstreamLink: ~Copyable, @unchecked Sendable {
     ///   must cancel it.
     @inlinable
     package func attach(_ subscription: any Subscription) -> Bool {
-        status.withLock { status in
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
+        status.withLock { $0.attach(subscription) }
     }
 
     /// Accepts the upstream's subscription and opens the hand-off: handing the subscription

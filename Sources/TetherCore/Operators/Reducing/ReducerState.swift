@@ -64,9 +64,7 @@ internal struct ReducerState<Output> {
     /// - Returns: `false` for a second subscription, or one after the end: the shell cancels it.
     @inlinable
     mutating func attach(_ subscription: any Subscription) -> Bool {
-        guard case .awaitingSubscription = upstream else { return false }
-        upstream = .subscribed(subscription)
-        return true
+        upstream.attach(subscription)
     }
 
     /// The serial path ends the stream with `result` folded so far.

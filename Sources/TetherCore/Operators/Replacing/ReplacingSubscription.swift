@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// The substitute is a value, so it needs demand: it goes out at once if the downstream has
 /// demand outstanding, and otherwise waits for the next request. To know that, the relay counts
-/// the demand requested minus the values delivered plus the demand those deliveries returned;
-/// the count sits in its own small mutex so the per-value path never touches the generic `link`.
+/// the demand requested minus the values delivered plus the demand those deliveries returned,
+/// in its ``ReplacingState`` beside the upstream's status.
 /// As in Combine, the relay holds its downstream for its whole life (OpenCombine's suite records
 /// Combine keeping the subscriber after a cancel and after a failure); the hand-off only stops
 /// deliveries. `replaceError` traps on a value that comes with no demand outstanding, as in
@@ -17,7 +17,7 @@ import Synchronization
 /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
 /// comes before the upstream's subscription is ignored.
 ///
-/// `@unchecked Sendable`: its link, demand and cancel flag are under a lock or atomic; `sawValue`
+/// `@unchecked Sendable`: its state and cancel flag are under a lock or atomic; `sawValue`
 /// is read and written on the upstream's serial signal path only; the rest is immutable.
 @usableFromInline
 internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
@@ -43,27 +43,8 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
     @usableFromInline
     internal typealias Decide = (Subscribers.Completion<UpstreamFailure>, _ sawValue: Bool) -> Ending
 
-    @usableFromInline
-    internal enum Link {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        /// The upstream is done; the substitute waits for the downstream's next request.
-        case parked(Downstream)
-        case terminal
-    }
-
-    @usableFromInline
-    internal enum Outcome {
-        case nothing
-        case parked
-        case substitute(Downstream)
-        case forward(Downstream, Subscribers.Completion<Downstream.Failure>)
-    }
-
-    @usableFromInline let link = Locked(Link.awaitingSubscription)
+    @usableFromInline let state = Locked(ReplacingState())
     @usableFromInline let handOff = ReleaseHandOff()
-    /// Demand requested and not yet used up by a value.
-    @usableFromInline let outstanding = Mutex(Subscribers.Demand.none)
     /// Set by `cancel`; read between the substitute and `.finished`, so a downstream that
     /// cancels from inside `receive(_:)` gets nothing after its `cancel()` returns.
     @usableFromInline let cancelled = Atomic<Bool>(false)
@@ -99,12 +80,7 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
 
     @inlinable
     internal func receive(subscription: any Subscription) {
-        let accepted = link.withLock { link -> Bool in
-            guard case .awaitingSubscription = link else { return false }
-            link = .subscribed(subscription)
-            return true
-        }
-        guard accepted else {
+        guard state.withLock({ $0.attach(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -119,17 +95,10 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
     internal func receive(_ input: Input) -> Subscribers.Demand {
         guard handOff.enterIfSubscribed() else { return .none }
         sawValue = true
-        let traps = trapsWithoutDemand
-        outstanding.withLock { outstanding in
-            if traps {
-                precondition(
-                    outstanding > 0, "A publisher must not send a value without demand: \(name) had none outstanding")
-            }
-            outstanding -= 1
-        }
+        state.withLock { $0.value(trapsWithoutDemand: trapsWithoutDemand, name: name) }
         let more = downstream.receive(input)
         if more > 0 {
-            outstanding.withLock { $0 += more }
+            state.withLock { $0.returned(more) }
         }
         if handOff.leave() {
             return .none
@@ -139,35 +108,18 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
 
     @inlinable
     internal func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        let outcome = link.withLock { link -> Outcome in
-            switch link {
-            case .awaitingSubscription, .parked, .terminal:
-                return .nothing
-            case .subscribed:
-                switch decide(completion, sawValue) {
-                case .forward(let completion):
-                    link = .terminal
-                    return .forward(downstream, completion)
-                case .substitute:
-                    // A request adds to `outstanding` before it looks at `link`, so either this
-                    // sees its demand or it sees the parked subscriber.
-                    if outstanding.withLock({ $0 > 0 }) {
-                        link = .terminal
-                        return .substitute(downstream)
-                    }
-                    link = .parked(downstream)
-                    return .parked
-                }
-            }
-        }
-        if case .nothing = outcome { return }
+        // `decide` only reads its arguments, so it is asked before the lock is taken.
+        let ending = decide(completion, sawValue)
+        let substituting = if case .substitute = ending { true } else { false }
+        // One decision under the lock with the demand, so a request meanwhile cannot be missed.
+        let action = state.withLock { $0.complete(substituting: substituting) }
+        if case .nothing = action { return }
         handOff.stopFromSerialPath()
-        switch outcome {
-        case .nothing, .parked:
-            return
-        case .substitute(let downstream):
+        guard case .end = action else { return }
+        switch ending {
+        case .substitute:
             substitute(to: downstream)
-        case .forward(let downstream, let completion):
+        case .forward(let completion):
             downstream.receive(completion: completion)
         }
     }
@@ -175,21 +127,13 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        outstanding.withLock { $0 += demand }
-        let (upstream, parked) = link.withLock { link -> ((any Subscription)?, Downstream?) in
-            switch link {
-            case .subscribed(let upstream):
-                return (upstream, nil)
-            case .parked(let downstream):
-                link = .terminal
-                return (nil, downstream)
-            case .awaitingSubscription, .terminal:
-                return (nil, nil)
-            }
-        }
-        upstream?.request(demand)
-        if let parked {
-            substitute(to: parked)
+        switch state.withLock({ $0.request(demand) }) {
+        case .nothing:
+            return
+        case .forward(let upstream):
+            upstream.request(demand)
+        case .substitute:
+            substitute(to: downstream)
         }
     }
 
@@ -203,13 +147,12 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
 
     @inlinable
     internal func cancel() {
-        let previous = link.withLock { link -> Link in
-            if case .awaitingSubscription = link { return link }
-            cancelled.store(true, ordering: .releasing)
-            defer { link = .terminal }
-            return link
+        let action = state.withLock { state -> ReplacingState.Cancel in
+            let action = state.cancel()
+            if case .end = action { cancelled.store(true, ordering: .releasing) }
+            return action
         }
-        guard case .subscribed(let upstream) = previous else { return }
+        guard case .end(let upstream?) = action else { return }
         _ = handOff.stopFromOutside()
         upstream.cancel()
     }
