@@ -9,8 +9,9 @@
 /// later requests to it. The downstream sees one subscription, one stream of values and one
 /// completion.
 ///
-/// Demand is accounted without a lock on the per-value path: each source's `outstanding`
-/// demand (what it was asked for) lives under the lock, while the values it delivered and the
+/// The stream's decisions are made by a ``FailoverState`` under the lock. Demand is accounted
+/// without a lock on the per-value path: each source's `outstanding` demand (what it was asked
+/// for) lives in that state, while the values it delivered and the
 /// demand the downstream returned for them are counted on the serial signal path, and folded in
 /// only when the source fails. The downstream and the recovery are released through a
 /// ``ReleaseHandOff`` as soon as the stream ends, on whichever side ends it.
@@ -36,39 +37,7 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     }
 
     @usableFromInline
-    package enum Link {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        /// A source failed and the next one has not handed over its subscription yet.
-        case switching
-        case terminal
-    }
-
-    @usableFromInline
-    package struct State {
-        @usableFromInline package var link = Link.awaitingSubscription
-        /// The demand the current source was asked for, in all.
-        @usableFromInline package var outstanding = Subscribers.Demand.none
-        /// Resubscriptions left for `retry`; `nil` for unlimited.
-        @usableFromInline package var retriesLeft: Int?
-        /// A `retry` resubscription is under way on some thread.
-        @usableFromInline package var resubscribing = false
-        /// The source it subscribed failed during the subscribe call: go round again.
-        @usableFromInline package var retryPending = false
-
-        @inlinable
-        package init(retriesLeft: Int?) {
-            self.retriesLeft = retriesLeft
-        }
-    }
-
-    @usableFromInline
-    package enum RetryDecision {
-        case now, deferred, exhausted, stale
-    }
-
-    @usableFromInline
-    package let state: Locked<State>
+    package let state: Locked<FailoverState>
 
     @usableFromInline
     package let handOff = ReleaseHandOff()
@@ -100,7 +69,7 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
         self.name = name
         self.passesEarlyCompletion = passesEarlyCompletion
         owned = Owned(downstream: downstream, recovery: recovery)
-        state = Locked(State(retriesLeft: retries))
+        state = Locked(FailoverState(retriesLeft: retries))
         Ledger.enter(self)
     }
 
@@ -113,23 +82,10 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     /// A source's subscription: the first goes downstream; later ones get the unmet demand.
     @inlinable
     package func attach(_ subscription: any Subscription) {
-        let (accepted, first, initial) = state.withLock { state -> (Bool, Bool, Subscribers.Demand) in
-            switch state.link {
-            case .awaitingSubscription:
-                state.link = .subscribed(subscription)
-                return (true, true, .none)
-            case .switching:
-                state.link = .subscribed(subscription)
-                return (true, false, state.outstanding)
-            case .subscribed, .terminal:
-                return (false, false, .none)
-            }
-        }
-        guard accepted else {
+        switch state.withLock({ $0.attach(subscription) }) {
+        case .refuse:
             subscription.cancel()
-            return
-        }
-        if first {
+        case .first:
             // Nobody can have stopped the stream yet: the downstream has not seen the relay.
             handOff.open()
             if let downstream = owned?.downstream {
@@ -138,8 +94,10 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
             if handOff.leave() {
                 owned = nil
             }
-        } else if initial > 0 {
-            subscription.request(initial)
+        case .next(let initial):
+            if initial > 0 {
+                subscription.request(initial)
+            }
         }
     }
 
@@ -160,22 +118,11 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     /// `passesEarlyCompletion`) the first source has not subscribed yet.
     @inlinable
     package func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        let passesEarly = passesEarlyCompletion
-        let previous = state.withLock { state -> Link in
-            let previous = state.link
-            if case .awaitingSubscription = previous, !passesEarly { return previous }
-            state.link = .terminal
-            return previous
-        }
-        switch previous {
-        case .awaitingSubscription where !passesEarly, .terminal:
-            return
-        case .awaitingSubscription, .subscribed, .switching:
-            handOff.stopFromSerialPath()
-            let released = owned
-            owned = nil
-            released?.downstream.receive(completion: completion)
-        }
+        guard state.withLock({ $0.finish(passesEarlyCompletion: passesEarlyCompletion) }) else { return }
+        handOff.stopFromSerialPath()
+        let released = owned
+        owned = nil
+        released?.downstream.receive(completion: completion)
     }
 
     /// A source failed: the recovery to use, or `nil` when the downstream has cancelled or the
@@ -196,12 +143,7 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     @inlinable
     package func beginSwitch() -> Bool {
         let (used, extra) = takeCounts()
-        return state.withLock { state -> Bool in
-            guard case .subscribed = state.link else { return false }
-            state.link = .switching
-            state.outstanding = state.outstanding + extra - used
-            return true
-        }
+        return state.withLock { $0.beginSwitch(used: used, returned: extra) }
     }
 
     /// `retry`: resubscribes through `resubscribe` unless the attempts are used up. A source
@@ -210,22 +152,7 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     @inlinable
     package func retry(_ resubscribe: () -> Void) -> Bool {
         let (used, extra) = takeCounts()
-        let decision = state.withLock { state -> RetryDecision in
-            guard case .subscribed = state.link else { return .stale }
-            if let left = state.retriesLeft {
-                guard left > 0 else { return .exhausted }
-                state.retriesLeft = left - 1
-            }
-            state.link = .switching
-            state.outstanding = state.outstanding + extra - used
-            if state.resubscribing {
-                state.retryPending = true
-                return .deferred
-            }
-            state.resubscribing = true
-            return .now
-        }
-        switch decision {
+        switch state.withLock({ $0.retry(used: used, returned: extra) }) {
         case .exhausted:
             return false
         case .stale, .deferred:
@@ -233,14 +160,7 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
         case .now:
             repeat {
                 resubscribe()
-            } while state.withLock({ state -> Bool in
-                if state.retryPending {
-                    state.retryPending = false
-                    return true
-                }
-                state.resubscribing = false
-                return false
-            })
+            } while state.withLock({ $0.resubscribed() })
             return true
         }
     }
@@ -259,36 +179,15 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     @inlinable
     package func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        let source = state.withLock { state -> (any Subscription)? in
-            switch state.link {
-            case .subscribed(let source):
-                state.outstanding += demand
-                return source
-            case .switching:
-                state.outstanding += demand
-                return nil
-            case .awaitingSubscription, .terminal:
-                return nil
-            }
-        }
+        let source = state.withLock { $0.request(demand) }
         source?.request(demand)
     }
 
     @inlinable
     package func cancel() {
-        let previous = state.withLock { state -> Link in
-            defer { state.link = .terminal }
-            return state.link
-        }
-        switch previous {
-        case .awaitingSubscription, .terminal:
-            return
-        case .subscribed(let source):
-            if handOff.stopFromOutside() { owned = nil }
-            source.cancel()
-        case .switching:
-            if handOff.stopFromOutside() { owned = nil }
-        }
+        guard case .stop(let source) = state.withLock({ $0.cancel() }) else { return }
+        if handOff.stopFromOutside() { owned = nil }
+        source?.cancel()
     }
 
     @usableFromInline
