@@ -13,7 +13,7 @@ final class ReplacingStateTests: XCTestCase {
 
     /// Where the state stands, in words, with the subscriptions named.
     private func describe(_ state: ReplacingState) -> String {
-        "\(subscriptions.describe(state.upstream))\(state.parked ? " parked" : "") outstanding \(state.outstanding)"
+        "\(subscriptions.status(state.upstream))\(state.parked ? " parked" : "") outstanding \(state.outstanding)"
     }
 
     private func attach(_ subscription: RecordingSubscription) -> Step {

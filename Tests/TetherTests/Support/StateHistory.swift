@@ -43,6 +43,21 @@ struct NamedSubscriptions {
         return named.first { $0.subscription === (subscription as AnyObject) }?.name ?? "other"
     }
 
+    /// The name of `subscription`, as calling the set gives it.
+    func name(_ subscription: (any Subscription)?) -> String {
+        self(subscription)
+    }
+
+    /// An upstream's status in the words of its cases, with its subscription named:
+    /// `awaiting`, `subscribed(name)`, `terminal`.
+    func status(_ status: UpstreamStatus) -> String {
+        switch status {
+        case .awaitingSubscription: "awaiting"
+        case .subscribed(let subscription): "subscribed(\(self(subscription)))"
+        case .terminal: "terminal"
+        }
+    }
+
     /// An upstream's status, with its subscription named.
     func describe(_ status: UpstreamStatus) -> String {
         switch status {

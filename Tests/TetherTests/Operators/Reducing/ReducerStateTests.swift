@@ -24,7 +24,7 @@ final class ReducerStateTests: XCTestCase {
     /// Where the state stands, in words, with the subscriptions named.
     private func describe(_ state: State) -> String {
         let parked = state.parked.map { "parked(\(describe($0)))" } ?? "not parked"
-        return "\(subscriptions.describe(state.upstream)) requested \(state.requested) \(parked)"
+        return "\(subscriptions.status(state.upstream)) requested \(state.requested) \(parked)"
     }
 
     private func describe(_ action: State.Action) -> String {
