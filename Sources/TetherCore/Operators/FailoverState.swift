@@ -1,5 +1,5 @@
-/// Where a ``FailoverSubscription`` stands, under its lock: the current source, the demand it was
-/// asked for, and `retry`'s attempts and resubscription loop.
+/// Where a ``FailoverSubscription`` stands, under its lock: the current source and the demand it
+/// was asked for.
 ///
 /// Not generic, so that the relay's control paths, run unspecialised behind an erased subscriber,
 /// look up no metadata to reach it.
@@ -28,19 +28,6 @@ package struct FailoverState {
         case next(ask: Subscribers.Demand)
     }
 
-    /// What the shell does after a `retry` decision.
-    @usableFromInline
-    package enum RetryDecision {
-        /// Resubscribe now, then ask ``resubscribed()`` whether to go round again.
-        case now
-        /// A resubscription is under way on some thread, and will go round again.
-        case deferred
-        /// No attempt is left: fail the downstream.
-        case exhausted
-        /// The stream is no longer running: do nothing.
-        case stale
-    }
-
     /// What the shell does once the lock is released, after a cancel.
     @usableFromInline
     package enum Cancel {
@@ -53,17 +40,9 @@ package struct FailoverState {
     @usableFromInline package var link = Link.awaitingSubscription
     /// The demand the current source was asked for, in all.
     @usableFromInline package var outstanding = Subscribers.Demand.none
-    /// Resubscriptions left for `retry`; `nil` for unlimited.
-    @usableFromInline package var retriesLeft: Int?
-    /// A `retry` resubscription is under way on some thread.
-    @usableFromInline package var resubscribing = false
-    /// The source it subscribed failed during the subscribe call: go round again.
-    @usableFromInline package var retryPending = false
 
     @inlinable
-    package init(retriesLeft: Int?) {
-        self.retriesLeft = retriesLeft
-    }
+    package init() {}
 
     /// A source handed over `subscription`.
     /// - Returns: `.first` for the first source's, `.next` with the demand the failed source left
@@ -82,18 +61,15 @@ package struct FailoverState {
         }
     }
 
-    /// The serial path ends the stream with a completion.
-    /// - Parameter passesEarlyCompletion: Whether a completion before the first subscription
-    ///   ends the stream rather than being ignored.
+    /// The serial path ends the stream with a completion; one before the first subscription is
+    /// ignored, as Combine's operators do.
     /// - Returns: Whether this call ended the stream, so that the completion goes downstream.
     @inlinable
-    package mutating func finish(passesEarlyCompletion: Bool) -> Bool {
+    package mutating func finish() -> Bool {
         switch link {
-        case .awaitingSubscription where !passesEarlyCompletion:
+        case .awaitingSubscription, .terminal:
             return false
-        case .terminal:
-            return false
-        case .awaitingSubscription, .subscribed, .switching:
+        case .subscribed, .switching:
             link = .terminal
             return true
         }
@@ -108,39 +84,6 @@ package struct FailoverState {
         link = .switching
         outstanding = outstanding + returned - used
         return true
-    }
-
-    /// `retry`: the current source failed, after values that `used` demand and `returned` more.
-    /// - Returns: Whether to resubscribe now, leave it to the loop under way, fail the
-    ///   downstream for want of attempts, or do nothing, the stream not running.
-    @inlinable
-    package mutating func retry(used: Int, returned: Subscribers.Demand) -> RetryDecision {
-        guard case .subscribed = link else { return .stale }
-        if let left = retriesLeft {
-            guard left > 0 else { return .exhausted }
-            retriesLeft = left - 1
-        }
-        link = .switching
-        outstanding = outstanding + returned - used
-        if resubscribing {
-            retryPending = true
-            return .deferred
-        }
-        resubscribing = true
-        return .now
-    }
-
-    /// The resubscribe call of a `.now` retry returned.
-    /// - Returns: Whether the source it subscribed failed meanwhile, so the loop goes round again;
-    ///   `false` ends the loop.
-    @inlinable
-    package mutating func resubscribed() -> Bool {
-        if retryPending {
-            retryPending = false
-            return true
-        }
-        resubscribing = false
-        return false
     }
 
     /// The downstream requested `demand`, counted for the current or next source.

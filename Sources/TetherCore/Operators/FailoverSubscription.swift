@@ -17,8 +17,8 @@
 /// ``ReleaseHandOff`` as soon as the stream ends, on whichever side ends it.
 ///
 /// Before the first source's subscription, as in Combine, a value traps; a completion is
-/// ignored, or passed on when `passesEarlyCompletion` (`retry`); a source failure finds no
-/// recovery (`recovery()` answers `nil`), and a request is ignored.
+/// ignored; a source failure finds no recovery (`recovery()` answers `nil`), and a request is
+/// ignored.
 @usableFromInline
 package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -57,19 +57,13 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     @usableFromInline
     package let name: StaticString
 
-    /// A completion before the first subscription goes downstream instead of being ignored.
-    @usableFromInline
-    package let passesEarlyCompletion: Bool
-
     @inlinable
     package init(
-        name: StaticString, downstream: Downstream, recovery: Recovery, retries: Int? = nil,
-        passesEarlyCompletion: Bool = false
+        name: StaticString, downstream: Downstream, recovery: Recovery
     ) {
         self.name = name
-        self.passesEarlyCompletion = passesEarlyCompletion
         owned = Owned(downstream: downstream, recovery: recovery)
-        state = Locked(FailoverState(retriesLeft: retries))
+        state = Locked(FailoverState())
         Ledger.enter(self)
     }
 
@@ -114,11 +108,11 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
         return more
     }
 
-    /// Ends the stream with `completion`, unless the downstream cancelled first or (without
-    /// `passesEarlyCompletion`) the first source has not subscribed yet.
+    /// Ends the stream with `completion`, unless the downstream cancelled first or the first
+    /// source has not subscribed yet.
     @inlinable
     package func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        guard state.withLock({ $0.finish(passesEarlyCompletion: passesEarlyCompletion) }) else { return }
+        guard state.withLock({ $0.finish() }) else { return }
         handOff.stopFromSerialPath()
         let released = owned
         owned = nil
@@ -144,25 +138,6 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     package func beginSwitch() -> Bool {
         let (used, extra) = takeCounts()
         return state.withLock { $0.beginSwitch(used: used, returned: extra) }
-    }
-
-    /// `retry`: resubscribes through `resubscribe` unless the attempts are used up. A source
-    /// that fails inside the subscribe call is resubscribed by the same loop, not recursively.
-    /// - Returns: `false` when no attempt is left and the caller must fail the downstream.
-    @inlinable
-    package func retry(_ resubscribe: () -> Void) -> Bool {
-        let (used, extra) = takeCounts()
-        switch state.withLock({ $0.retry(used: used, returned: extra) }) {
-        case .exhausted:
-            return false
-        case .stale, .deferred:
-            return true
-        case .now:
-            repeat {
-                resubscribe()
-            } while state.withLock({ $0.resubscribed() })
-            return true
-        }
     }
 
     @inlinable

@@ -16,8 +16,7 @@ final class FailoverStateTests: XCTestCase {
         subscriptions.name(subscription)
     }
 
-    /// Where the state stands, in words, with the subscriptions named; `retry`'s fields only
-    /// once they have left their initial values.
+    /// Where the state stands, in words, with the subscriptions named.
     private func describe(_ state: FailoverState) -> String {
         let link =
             switch state.link {
@@ -26,11 +25,7 @@ final class FailoverStateTests: XCTestCase {
             case .switching: "switching"
             case .terminal: "terminal"
             }
-        var words = "\(link) outstanding \(state.outstanding)"
-        if let left = state.retriesLeft { words += " retriesLeft \(left)" }
-        if state.resubscribing { words += " resubscribing" }
-        if state.retryPending { words += " retryPending" }
-        return words
+        return "\(link) outstanding \(state.outstanding)"
     }
 
     private func attach(_ subscription: RecordingSubscription) -> Step {
@@ -45,19 +40,13 @@ final class FailoverStateTests: XCTestCase {
         }
     }
 
-    private func finish(passesEarly: Bool = false) -> Step {
-        Step { "finish\(passesEarly ? ", passing early" : ""): \($0.finish(passesEarlyCompletion: passesEarly))" }
+    private func finish() -> Step {
+        Step { "finish: \($0.finish())" }
     }
 
     private func beginSwitch(used: Int, returned: Subscribers.Demand) -> Step {
         Step { "beginSwitch used \(used) returned \(returned): \($0.beginSwitch(used: used, returned: returned))" }
     }
-
-    private func retry(used: Int, returned: Subscribers.Demand) -> Step {
-        Step { "retry used \(used) returned \(returned): \($0.retry(used: used, returned: returned))" }
-    }
-
-    private let resubscribed = Step { "resubscribed: \($0.resubscribed())" }
 
     private func request(_ demand: Subscribers.Demand) -> Step {
         Step { "request \(demand): to \(self.name($0.request(demand)))" }
@@ -72,8 +61,8 @@ final class FailoverStateTests: XCTestCase {
         }
     }
 
-    private func history(retries: Int? = nil, _ steps: [Step]) -> [String] {
-        stateHistory(FailoverState(retriesLeft: retries), steps, describe: describe)
+    private func history(_ steps: [Step]) -> [String] {
+        stateHistory(FailoverState(), steps, describe: describe)
     }
 
     func testTheNextSourceIsAskedForWhatTheFailedOneLeftUnmet() {
@@ -112,7 +101,7 @@ final class FailoverStateTests: XCTestCase {
             ])
     }
 
-    func testAnEarlyCompletionIsIgnoredUnlessItPassesAndAnEarlyRequestIsNotCounted() {
+    func testAnEarlyCompletionIsIgnoredAndAnEarlyRequestIsNotCounted() {
         XCTAssertEqual(
             history([request(.max(1)), finish(), beginSwitch(used: 0, returned: .none), attach(first)]),
             [
@@ -120,12 +109,6 @@ final class FailoverStateTests: XCTestCase {
                 "finish: false -> awaiting outstanding max(0)",
                 "beginSwitch used 0 returned max(0): false -> awaiting outstanding max(0)",
                 "attach first: first -> subscribed(first) outstanding max(0)",
-            ])
-        XCTAssertEqual(
-            history([finish(passesEarly: true), attach(first)]),
-            [
-                "finish, passing early: true -> terminal outstanding max(0)",
-                "attach first: refuse -> terminal outstanding max(0)",
             ])
     }
 
@@ -153,48 +136,6 @@ final class FailoverStateTests: XCTestCase {
                 "beginSwitch used 0 returned max(0): true -> switching outstanding max(0)",
                 "cancel: stop, cancel nil -> terminal outstanding max(0)",
                 "attach second: refuse -> terminal outstanding max(0)",
-            ])
-    }
-
-    func testRetryCountsItsAttempts() {
-        XCTAssertEqual(
-            history(
-                retries: 1,
-                [
-                    attach(first), request(.max(4)), retry(used: 1, returned: .none), attach(second),
-                    retry(used: 2, returned: .none), resubscribed, attach(stray), resubscribed, attach(second),
-                    retry(used: 0, returned: .none),
-                ]),
-            [
-                "attach first: first -> subscribed(first) outstanding max(0) retriesLeft 1",
-                "request max(4): to first -> subscribed(first) outstanding max(4) retriesLeft 1",
-                "retry used 1 returned max(0): now -> switching outstanding max(3) retriesLeft 0 resubscribing",
-                "attach second: next, ask max(3) -> subscribed(second) outstanding max(3) retriesLeft 0 resubscribing",
-                "retry used 2 returned max(0): exhausted -> subscribed(second) outstanding max(3) retriesLeft 0 resubscribing",
-                "resubscribed: false -> subscribed(second) outstanding max(3) retriesLeft 0",
-                "attach stray: refuse -> subscribed(second) outstanding max(3) retriesLeft 0",
-                "resubscribed: false -> subscribed(second) outstanding max(3) retriesLeft 0",
-                "attach second: refuse -> subscribed(second) outstanding max(3) retriesLeft 0",
-                "retry used 0 returned max(0): exhausted -> subscribed(second) outstanding max(3) retriesLeft 0",
-            ])
-    }
-
-    func testARetryDuringTheResubscribeCallIsLeftToTheLoopUnderWay() {
-        XCTAssertEqual(
-            history([
-                attach(first), retry(used: 0, returned: .none), attach(second), retry(used: 0, returned: .max(2)),
-                resubscribed, attach(stray), resubscribed, cancel, retry(used: 0, returned: .none),
-            ]),
-            [
-                "attach first: first -> subscribed(first) outstanding max(0)",
-                "retry used 0 returned max(0): now -> switching outstanding max(0) resubscribing",
-                "attach second: next, ask max(0) -> subscribed(second) outstanding max(0) resubscribing",
-                "retry used 0 returned max(2): deferred -> switching outstanding max(2) resubscribing retryPending",
-                "resubscribed: true -> switching outstanding max(2) resubscribing",
-                "attach stray: next, ask max(2) -> subscribed(stray) outstanding max(2) resubscribing",
-                "resubscribed: false -> subscribed(stray) outstanding max(2)",
-                "cancel: stop, cancel stray -> terminal outstanding max(2)",
-                "retry used 0 returned max(0): stale -> terminal outstanding max(2)",
             ])
     }
 }
