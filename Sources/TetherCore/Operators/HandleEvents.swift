@@ -138,9 +138,7 @@ extension Publishers.HandleEvents {
             /// - Returns: `false` for a second one, or one after the end: the caller cancels it.
             @inlinable
             mutating func accept(_ subscription: any Subscription) -> Bool {
-                guard case .awaitingSubscription = link else { return false }
-                link = .subscribed(subscription)
-                return true
+                link.attach(subscription)
             }
 
             /// The downstream requests.

@@ -19,9 +19,7 @@ internal struct PrefixUntilOutputState {
     /// must be cancelled instead.
     @inlinable
     mutating func attachUpstream(_ subscription: any Subscription) -> Bool {
-        guard case .awaitingSubscription = upstream else { return false }
-        upstream = .subscribed(subscription)
-        return true
+        upstream.attach(subscription)
     }
 
     /// An upstream value: `true` when it goes downstream.
@@ -60,9 +58,7 @@ internal struct PrefixUntilOutputState {
     /// The trigger's subscription arrived: `false` when it must be cancelled instead.
     @inlinable
     mutating func attachTrigger(_ subscription: any Subscription) -> Bool {
-        guard case .awaitingSubscription = trigger else { return false }
-        trigger = .subscribed(subscription)
-        return true
+        trigger.attach(subscription)
     }
 
     /// The trigger sent a value: `nil` when it is ignored; otherwise the upstream to cancel, if

@@ -77,11 +77,7 @@ extension Subscribers {
         /// - Parameter subscription: The subscription from the publisher.
         @inlinable
         public func receive(subscription: any Subscription) {
-            let accepted = lock.withLock { _ -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
+            let accepted = lock.withLock { _ in status.attach(subscription) }
             if accepted {
                 subscription.request(.unlimited)
             } else {

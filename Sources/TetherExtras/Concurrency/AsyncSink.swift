@@ -81,11 +81,7 @@ extension Subscribers {
         /// Stores the subscription and requests one value; cancels any later subscription.
         /// - Parameter subscription: The subscription from the publisher.
         public func receive(subscription: any Subscription) {
-            let accepted = state.withLock { state -> Bool in
-                guard case .awaitingSubscription = state.status else { return false }
-                state.status = .subscribed(subscription)
-                return true
-            }
+            let accepted = state.withLock { state in state.status.attach(subscription) }
             if accepted {
                 subscription.request(.max(1))
             } else {

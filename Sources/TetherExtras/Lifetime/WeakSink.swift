@@ -51,11 +51,7 @@ internal final class WeakSink<Owner: AnyObject, Input, Failure: Error>: Subscrib
 
     @inlinable
     internal func receive(subscription: any Subscription) {
-        let accepted = status.withLock { status -> Bool in
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
+        let accepted = status.withLock { status in status.attach(subscription) }
         if accepted {
             subscription.request(.unlimited)
         } else {

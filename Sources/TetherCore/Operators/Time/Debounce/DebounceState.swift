@@ -31,9 +31,7 @@ internal struct DebounceState<Output> {
     /// - Returns: `false` when it must be cancelled (a second one, or one after the end).
     @inlinable
     mutating func subscribe(_ subscription: any Subscription) -> Bool {
-        guard case .awaitingSubscription = phase else { return false }
-        phase = .subscribed(subscription)
-        return true
+        phase.attach(subscription)
     }
 
     /// A value arrived.
