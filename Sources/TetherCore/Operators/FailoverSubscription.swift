@@ -136,17 +136,11 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
     /// over and nothing must be subscribed.
     @inlinable
     package func beginSwitch() -> Bool {
-        let (used, extra) = takeCounts()
+        // Serial path: the failed source's counts start again from nothing for the next one.
+        let (used, extra) = (delivered, returned)
+        delivered = 0
+        returned = .none
         return state.withLock { $0.beginSwitch(used: used, returned: extra) }
-    }
-
-    @inlinable
-    package func takeCounts() -> (Int, Subscribers.Demand) {
-        defer {
-            delivered = 0
-            returned = .none
-        }
-        return (delivered, returned)
     }
 
     // MARK: Downstream

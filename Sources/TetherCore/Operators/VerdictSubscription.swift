@@ -52,15 +52,6 @@ where Downstream.Input == Input {
         }
     }
 
-    /// How a serial-path ending turned out.
-    @usableFromInline
-    package enum Ending {
-        /// The downstream cancelled first: deliver nothing.
-        case ignored
-        /// Deliver the completion now.
-        case deliver(upstream: (any Subscription)?)
-    }
-
     @usableFromInline
     package let link = UpstreamLink()
 
@@ -189,18 +180,15 @@ where Downstream.Input == Input {
     ) {
         // While the phase is `subscribed`, `cancel` has not released the serial-path state, so
         // it can be read here.
-        let ending: Ending =
-            if let upstream = link.endIfSubscribed() { .deliver(upstream: upstream) } else { .ignored }
-        if case .ignored = ending, !inDelivery { return }
+        // `nil` when the downstream cancelled first (or the upstream has not subscribed yet):
+        // nothing is delivered then.
+        let upstream = link.endIfSubscribed()
+        if upstream == nil, !inDelivery { return }
         link.handOff.stopFromSerialPath()
         release()
-        switch ending {
-        case .ignored:
-            return
-        case .deliver(let upstream):
-            if cancellingUpstream { upstream?.cancel() }
-            downstream.receive(completion: completion)
-        }
+        guard let upstream else { return }
+        if cancellingUpstream { upstream.cancel() }
+        downstream.receive(completion: completion)
     }
 
     @inlinable

@@ -85,7 +85,10 @@ extension Publishers.Materialize {
         internal func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard let downstream = state.withLock({ $0.upstreamValue() }) else { return .none }
             let more = downstream.receive(.value(input))
-            state.withLock { $0.delivered(more) }
+            // Adding no demand changes nothing: the usual value takes the lock once.
+            if more > 0 {
+                state.withLock { $0.delivered(more) }
+            }
             return more
         }
 

@@ -118,7 +118,7 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
         guard case .end = action else { return }
         switch ending {
         case .substitute:
-            substitute(to: downstream)
+            substitute()
         case .forward(let completion):
             downstream.receive(completion: completion)
         }
@@ -133,13 +133,13 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
         case .forward(let upstream):
             upstream.request(demand)
         case .substitute:
-            substitute(to: downstream)
+            substitute()
         }
     }
 
     /// Sends `output`, then `.finished` unless the downstream cancelled meanwhile.
     @usableFromInline
-    internal func substitute(to downstream: Downstream) {
+    internal func substitute() {
         _ = downstream.receive(output)
         if cancelled.load(ordering: .acquiring) { return }
         downstream.receive(completion: .finished)
