@@ -19,16 +19,21 @@ extension Subscribers {
             self.rawValue = min(rawValue, Demand.unlimitedRawValue)
         }
 
-        @usableFromInline
-        internal static let unlimitedRawValue = UInt(Int.max) + 1
+        // The constants are computed and inlinable, not stored: a stored `static let` is reached
+        // from another module through an accessor that checks its one-time initialisation, a call
+        // on every value's path wherever demand is counted.
+        @inlinable
+        internal static var unlimitedRawValue: UInt { UInt(Int.max) + 1 }
 
         /// A request for as many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: unlimitedRawValue)
+        @inlinable
+        public static var unlimited: Demand { Demand(rawValue: unlimitedRawValue) }
 
         /// A request for no elements from the publisher.
         ///
         /// This is equivalent to `Demand.max(0)`.
-        public static let none = Demand(rawValue: 0)
+        @inlinable
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// Creates a demand for the given maximum number of elements.
         ///

@@ -61,16 +61,20 @@ internal class ErasedPublisherBox<Output, Failure: Error> {
     @usableFromInline
     internal let subscribe: (ErasedPublisherBox, AnySubscriber<Output, Failure>) -> Void
 
-    /// The one value of the `Just` (or `Just` given a failure type) the box wraps, which the
+    /// Reads the one value of the `Just` (or `Just` given a failure type) the box wraps, which the
     /// flattening operators take without subscribing (see ``valueOfErasedJust(_:_:)``); `nil` for
     /// any other publisher.
+    ///
+    /// A function rather than an `Output?`: this class's `deinit` runs unspecialised, and would
+    /// look `Optional<Output>` up in the run time's metadata cache to destroy one, for every erased
+    /// `Just` a `flatMap` lets go of. A function's layout is the same whatever its types.
     @usableFromInline
-    internal let valueAtHand: Output?
+    internal let valueAtHand: ((ErasedPublisherBox) -> Output)?
 
     @inlinable
     init(
         subscribe: @escaping (ErasedPublisherBox, AnySubscriber<Output, Failure>) -> Void,
-        valueAtHand: Output?
+        valueAtHand: ((ErasedPublisherBox) -> Output)?
     ) {
         self.subscribe = subscribe
         self.valueAtHand = valueAtHand
@@ -89,7 +93,7 @@ internal final class PublisherBox<Base: Publisher>: ErasedPublisherBox<Base.Outp
             subscribe: { box, subscriber in
                 unsafeDowncast(box, to: PublisherBox.self).base.receive(subscriber: subscriber)
             },
-            valueAtHand: isJust(Base.self) ? valueOfJust(base) : nil)
+            valueAtHand: isJust(Base.self) ? { valueOfJust(unsafeDowncast($0, to: PublisherBox.self).base) } : nil)
     }
 
     /// Allocates the box behind a call that is never inlined, as ``ErasedSubscriber``'s boxes

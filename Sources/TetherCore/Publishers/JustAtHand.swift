@@ -43,8 +43,10 @@ package func valueOfErasedJust<P: Publisher>(_ publisher: P, _ shape: ErasedInne
     let box = withUnsafeBytes(of: publisher) { $0.load(as: AnyObject.self) }
     switch shape {
     case .anyPublisher:
-        return unsafeDowncast(box, to: ErasedPublisherBox<P.Output, P.Failure>.self).valueAtHand
+        let erased = unsafeDowncast(box, to: ErasedPublisherBox<P.Output, P.Failure>.self)
+        return erased.valueAtHand?(erased)
     case .anyPublisherGivenFailure:
-        return unsafeDowncast(box, to: ErasedPublisherBox<P.Output, Never>.self).valueAtHand
+        let erased = unsafeDowncast(box, to: ErasedPublisherBox<P.Output, Never>.self)
+        return erased.valueAtHand?(erased)
     }
 }

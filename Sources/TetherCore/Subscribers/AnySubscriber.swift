@@ -7,21 +7,11 @@
 public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    /// The wrapped subscriber, subject or closures, in one of the boxes below.
+    /// The wrapped subscriber, subject or closures, in one of the boxes below, which also holds
+    /// the entry points the signals go through. One reference: copying an `AnySubscriber` (into
+    /// every relay of an erased chain, on every subscription) retains one object.
     @usableFromInline
-    internal let box: any ErasedSubscriber<Input, Failure>
-
-    /// The box's three entry points, made where the wrapped subscriber's type is known (the
-    /// initialisers are `@inlinable`, so they specialise in the caller's module). A value that
-    /// crosses this erasure point runs specialised code on both sides: calling a box through its
-    /// protocol instead would run the generic, unspecialised implementation, which looks up
-    /// generic metadata on every call (see ``ErasedSubscriber``).
-    @usableFromInline
-    internal let onSubscription: (AnyObject, any Subscription) -> Void
-    @usableFromInline
-    internal let onValue: (AnyObject, Input) -> Subscribers.Demand
-    @usableFromInline
-    internal let onCompletion: (AnyObject, Subscribers.Completion<Failure>) -> Void
+    internal let box: ErasedSubscriber<Input, Failure>
 
     /// The wrapped subscriber's identifier, or a fresh one for a closure-based subscriber.
     public let combineIdentifier: CombineIdentifier
@@ -33,11 +23,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         if let erased = s as? AnySubscriber<Input, Failure> {
             self = erased
         } else {
-            box = SubscriberBox.make(s)
-            onSubscription = { unsafeDowncast($0, to: SubscriberBox<S>.self).base.receive(subscription: $1) }
-            onValue = { unsafeDowncast($0, to: SubscriberBox<S>.self).base.receive($1) }
-            onCompletion = { unsafeDowncast($0, to: SubscriberBox<S>.self).base.receive(completion: $1) }
             combineIdentifier = s.combineIdentifier
+            box = SubscriberBox.make(s)
         }
     }
 
@@ -70,10 +57,6 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         box = ClosureSubscriberBox.make(
             receiveSubscription: receiveSubscription, receiveValue: receiveValue,
             receiveCompletion: receiveCompletion)
-        typealias Box = ClosureSubscriberBox<Input, Failure>
-        onSubscription = { unsafeDowncast($0, to: Box.self).onSubscription?($1) }
-        onValue = { unsafeDowncast($0, to: Box.self).onValue?($1) ?? .none }
-        onCompletion = { unsafeDowncast($0, to: Box.self).onCompletion?($1) }
         combineIdentifier = CombineIdentifier()
     }
 
@@ -81,21 +64,21 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// - Parameter subscription: The subscription from the publisher.
     @inlinable
     public func receive(subscription: any Subscription) {
-        onSubscription(box, subscription)
+        box.onSubscription(box, subscription)
     }
 
     /// Forwards the value to the wrapped subscriber and returns its demand.
     /// - Parameter value: The published value.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-        onValue(box, value)
+        box.onValue(box, value)
     }
 
     /// Forwards the completion to the wrapped subscriber.
     /// - Parameter completion: How the publisher finished.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
-        onCompletion(box, completion)
+        box.onCompletion(box, completion)
     }
 
     /// The wrapped subscriber's description, or `"Anonymous AnySubscriber"`.
@@ -117,10 +100,14 @@ extension Subscriber {
     }
 }
 
-/// The box an ``AnySubscriber`` keeps its subscriber in. Signals do not go through this
-/// protocol: a generic class's conformance runs the generic, unspecialised implementation of
-/// its methods, so each box is reached through entry points that ``AnySubscriber`` makes where
-/// the box's type is known. The protocol only describes the box.
+/// The box an ``AnySubscriber`` keeps its subscriber in, with the three entry points its signals
+/// go through. Each subclass makes the entries in its `@inlinable` initialiser, where the wrapped
+/// subscriber's type is known (the `make` functions specialise in the caller's module), so a
+/// value that crosses this erasure point runs specialised code on both sides. An overridden
+/// method would not do: a generic class's override runs its generic, unspecialised
+/// implementation, which looks up generic metadata on every call. The stored entries are
+/// functions, whose layout is the same whatever `Input` and `Failure` are, so this class's
+/// `deinit` (which runs unspecialised) looks up no type either.
 ///
 /// Every box is allocated by a `make` function that is `@inlinable` (so it is specialised in the
 /// user's module) but `@inline(never)`. Swift 6.3.1's SIL stack promotion wrongly places an
@@ -130,37 +117,59 @@ extension Subscriber {
 /// box then dangles once that function returns (`Docs/StackPromotionReproducer.md`). Made by a
 /// call that is never inlined, the box is returned from a function and so always escapes.
 @usableFromInline
-internal protocol ErasedSubscriber<Input, Failure>: AnyObject, CustomStringConvertible,
-    CustomReflectable
-{
-    associatedtype Input
-    associatedtype Failure: Error
+internal class ErasedSubscriber<Input, Failure: Error>: CustomStringConvertible, CustomReflectable {
+    @usableFromInline
+    internal let onSubscription: (ErasedSubscriber, any Subscription) -> Void
+    @usableFromInline
+    internal let onValue: (ErasedSubscriber, Input) -> Subscribers.Demand
+    @usableFromInline
+    internal let onCompletion: (ErasedSubscriber, Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    init(
+        onSubscription: @escaping (ErasedSubscriber, any Subscription) -> Void,
+        onValue: @escaping (ErasedSubscriber, Input) -> Subscribers.Demand,
+        onCompletion: @escaping (ErasedSubscriber, Subscribers.Completion<Failure>) -> Void
+    ) {
+        self.onSubscription = onSubscription
+        self.onValue = onValue
+        self.onCompletion = onCompletion
+    }
+
+    /// The wrapped subscriber's description; each box says its own.
+    @usableFromInline var description: String { "AnySubscriber" }
+
+    /// The wrapped subscriber's mirror; each box gives its own.
+    @usableFromInline var customMirror: Mirror { Mirror(reflecting: description) }
 }
 
 @usableFromInline
-internal final class SubscriberBox<Base: Subscriber>: ErasedSubscriber {
+internal final class SubscriberBox<Base: Subscriber>: ErasedSubscriber<Base.Input, Base.Failure> {
     @usableFromInline let base: Base
 
     @inlinable
-    init(_ base: Base) { self.base = base }
+    init(_ base: Base) {
+        self.base = base
+        super.init(
+            onSubscription: { unsafeDowncast($0, to: SubscriberBox.self).base.receive(subscription: $1) },
+            onValue: { unsafeDowncast($0, to: SubscriberBox.self).base.receive($1) },
+            onCompletion: { unsafeDowncast($0, to: SubscriberBox.self).base.receive(completion: $1) })
+    }
 
     /// Allocates the box; see ``ErasedSubscriber`` for why this is never inlined.
     @inlinable @inline(never)
     static func make(_ base: Base) -> SubscriberBox { SubscriberBox(base) }
 
-    @usableFromInline typealias Input = Base.Input
-    @usableFromInline typealias Failure = Base.Failure
+    @usableFromInline override var description: String { String(describing: base) }
 
-    @usableFromInline var description: String { String(describing: base) }
-
-    @usableFromInline var customMirror: Mirror { Mirror(reflecting: base) }
+    @usableFromInline override var customMirror: Mirror { Mirror(reflecting: base) }
 }
 
 @usableFromInline
-internal final class ClosureSubscriberBox<Input, Failure: Error>: ErasedSubscriber {
-    @usableFromInline let onSubscription: ((any Subscription) -> Void)?
-    @usableFromInline let onValue: ((Input) -> Subscribers.Demand)?
-    @usableFromInline let onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+internal final class ClosureSubscriberBox<Input, Failure: Error>: ErasedSubscriber<Input, Failure> {
+    @usableFromInline let receiveSubscription: ((any Subscription) -> Void)?
+    @usableFromInline let receiveValue: ((Input) -> Subscribers.Demand)?
+    @usableFromInline let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
     @inlinable
     init(
@@ -168,9 +177,13 @@ internal final class ClosureSubscriberBox<Input, Failure: Error>: ErasedSubscrib
         receiveValue: ((Input) -> Subscribers.Demand)?,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
     ) {
-        onSubscription = receiveSubscription
-        onValue = receiveValue
-        onCompletion = receiveCompletion
+        self.receiveSubscription = receiveSubscription
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+        super.init(
+            onSubscription: { unsafeDowncast($0, to: ClosureSubscriberBox.self).receiveSubscription?($1) },
+            onValue: { unsafeDowncast($0, to: ClosureSubscriberBox.self).receiveValue?($1) ?? .none },
+            onCompletion: { unsafeDowncast($0, to: ClosureSubscriberBox.self).receiveCompletion?($1) })
     }
 
     /// Allocates the box; see ``ErasedSubscriber`` for why this is never inlined.
@@ -185,8 +198,8 @@ internal final class ClosureSubscriberBox<Input, Failure: Error>: ErasedSubscrib
             receiveCompletion: receiveCompletion)
     }
 
-    @usableFromInline var description: String { "Anonymous AnySubscriber" }
+    @usableFromInline override var description: String { "Anonymous AnySubscriber" }
 
     /// The mirror of the description, as Combine's: a `String`, with no children.
-    @usableFromInline var customMirror: Mirror { Mirror(reflecting: description) }
+    @usableFromInline override var customMirror: Mirror { Mirror(reflecting: description) }
 }
