@@ -40,11 +40,16 @@ extension Publishers {
             self.line = line
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation.
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
+        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+            if relayErases(S.self) {
+                upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), prefix: prefix, file: file, line: line))
+            } else {
+                upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+            }
         }
     }
 }

@@ -37,12 +37,20 @@ extension Publishers {
             self.keyPath2 = keyPath2
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation.
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
+        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(
-                Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))
+            if relayErases(S.self) {
+                upstream.subscribe(
+                    Inner(
+                        downstream: AnySubscriber(subscriber), keyPath0: keyPath0, keyPath1: keyPath1,
+                        keyPath2: keyPath2))
+            } else {
+                upstream.subscribe(
+                    Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))
+            }
         }
     }
 }

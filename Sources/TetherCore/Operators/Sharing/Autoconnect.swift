@@ -51,7 +51,11 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let connects = connection.withLock { $0.attach() }
-            upstream.subscribe(Inner(downstream: subscriber, parent: self))
+            if relayErases(S.self) {
+                upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), parent: self))
+            } else {
+                upstream.subscribe(Inner(downstream: subscriber, parent: self))
+            }
             guard connects else { return }
             let made = upstream.connect()
             // A connection this one replaces is released here, after the lock, without a cancel.
