@@ -25,7 +25,8 @@ import Synchronization
 /// - **@Published.** A setter asks ``existingPublisher(for:)`` only while it has not yet found
 ///   the publisher, then caches it in the property's storage (from then on the object owns its
 ///   publisher, as in Combine). Nothing is created for objects nobody observes, and while the
-///   table is empty the question costs one relaxed atomic load.
+///   table is empty the question costs one relaxed atomic load. A property of an object that is
+///   not an ``ObservableObject`` never asks.
 /// - **Concurrency.** All table access happens under one lock whose bodies call nothing;
 ///   entries dropped by a sweep are released after the lock is let go.
 @usableFromInline

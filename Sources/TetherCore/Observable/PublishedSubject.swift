@@ -41,10 +41,17 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked S
     @usableFromInline
     internal let ownerID: ObjectIdentifier?
 
+    /// Whether a send can have an `objectWillChange` to tell: one was given, or the owner is an
+    /// ``ObservableObject``, whose publisher may be made later. Any other owner never has one, so
+    /// a send does not look for it (a lock and a weak load per send).
+    @usableFromInline
+    internal let mayHaveChangePublisher: Bool
+
     @inlinable
     internal init(_ value: Value, owner: AnyObject?, changePublisher: ObservableObjectPublisher?) {
         state = Locked(State(value: value, owner: owner, changePublisher: changePublisher))
         ownerID = owner.map(ObjectIdentifier.init)
+        mayHaveChangePublisher = changePublisher != nil || owner is any ObservableObject
     }
 
     deinit {
@@ -99,6 +106,7 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked S
     /// The owner's `objectWillChange`, looked up until it is first found and cached after.
     @inlinable
     internal func resolveChangePublisher() -> ObservableObjectPublisher? {
+        guard mayHaveChangePublisher else { return nil }
         let (known, owner) = state.withLock { state -> (ObservableObjectPublisher?, AnyObject?) in
             (state.changePublisher, state.changePublisher == nil ? state.owner : nil)
         }

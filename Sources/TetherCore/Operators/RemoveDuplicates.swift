@@ -57,15 +57,16 @@ extension ValueVerdict {
     /// replaced by a demand of one; a thrown error ends the stream.
     ///
     /// The remembered element lives in the step's context, touched only on the relay's serial
-    /// path, so comparing takes no lock.
+    /// path, so comparing takes no lock, and its accesses are not checked at run time (a captured
+    /// `var` costs two dynamic exclusivity checks per element).
     @inlinable
     package static func removingDuplicates<Input, PredicateFailure: Error>(
         by predicate: @escaping (Input, Input) throws(PredicateFailure) -> Bool
     ) -> (Input) -> ValueVerdict {
-        var last: Input?
+        let last = LastElement<Input>()
         return { input in
-            defer { last = input }
-            guard let previous = last else { return .pass }
+            defer { last.value = input }
+            guard let previous = last.value else { return .pass }
             do {
                 return try predicate(previous, input) ? .skipAndReplace : .pass
             } catch {
@@ -101,4 +102,15 @@ extension Publisher {
     ) -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }
+}
+
+/// The element `removeDuplicates` received last, kept by its step (see
+/// ``ValueVerdict/removingDuplicates(by:)``). Only the relay's serial path reads and writes it.
+@usableFromInline
+internal final class LastElement<Input> {
+    @usableFromInline @exclusivity(unchecked)
+    internal var value: Input?
+
+    @inlinable
+    internal init() {}
 }
