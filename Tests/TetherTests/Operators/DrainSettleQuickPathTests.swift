@@ -33,7 +33,7 @@ final class DrainSettleQuickPathTests: TetherTestCase {
                     kind: keepsLatest ? .currentValueSubject : .passthroughSubject, downstream: RecordingSubscriber(),
                     parent: parent, latest: nil)
                 state.demand = [.none, .max(1), .max(2), .unlimited].randomElement(using: &random)!
-                for value in 0..<Int.random(in: 0...2, using: &random) { state.left.append(value) }
+                for value in 0..<Int.random(in: 0...2, using: &random) { state.keep(value) }
                 if keepsLatest, random.chance(50) { state.latest = 7 }
                 if random.chance(15) { state.completion = .finished }
                 if random.chance(10) { _ = state.terminate() }
@@ -45,7 +45,7 @@ final class DrainSettleQuickPathTests: TetherTestCase {
     }
 
     private func snapshot<Downstream: Subscriber>(_ state: SubjectSubscriptionState<Downstream>) -> String {
-        "downstream \(state.downstream != nil) demand \(state.demand) left \(Array(state.left)) latest "
+        "downstream \(state.downstream != nil) demand \(state.demand) left \(state.left?.values.elements ?? []) latest "
             + "\(String(describing: state.latest)) completion \(String(describing: state.completion))"
     }
 
