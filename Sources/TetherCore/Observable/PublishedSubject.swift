@@ -73,6 +73,16 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked S
     /// new value (the latest one when it had no demand for the ones in between).
     @inlinable
     internal func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+        if conduitErases(S.self) {
+            attach(AnySubscriber(subscriber))
+        } else {
+            attach(subscriber)
+        }
+    }
+
+    /// Attaches `subscriber`, as kept (see ``conduitErases(_:)``).
+    @inlinable
+    internal func attach<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never {
         let conduit = state.withLock { state -> SubjectSubscription<S> in
             let conduit = SubjectSubscription(
                 kind: .publishedSubject, downstream: subscriber, parent: self, latest: state.value)

@@ -18,3 +18,18 @@
 internal func relayErases<Downstream: Subscriber>(_: Downstream.Type) -> Bool {
     MemoryLayout<Downstream>.size > 64
 }
+
+/// Whether a subject keeps its subscriber as an ``AnySubscriber`` rather than inline: when the
+/// subscriber is larger than an `AnySubscriber` (a relay of value type, holding its own
+/// subscriber and closures).
+///
+/// A subject's subscription delivers every value to the subscriber it keeps in a stored property,
+/// and a call on a value held in a class's `var` works on a copy: a relay's copy retains and
+/// releases every reference it holds (its closures' contexts, the subscriber below), through the
+/// relay's value witnesses. An `AnySubscriber` keeps the relay in a `let` of its box, where calls
+/// borrow it: a copy of it is one retain, for one allocation per subscription and one indirect
+/// call per value.
+@inlinable @inline(__always)
+package func conduitErases<Downstream: Subscriber>(_: Downstream.Type) -> Bool {
+    MemoryLayout<Downstream>.size > MemoryLayout<AnySubscriber<Downstream.Input, Downstream.Failure>>.size
+}

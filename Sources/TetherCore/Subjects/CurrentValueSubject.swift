@@ -59,6 +59,16 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        if conduitErases(S.self) {
+            attach(AnySubscriber(subscriber))
+        } else {
+            attach(subscriber)
+        }
+    }
+
+    /// Attaches `subscriber`, as kept (see ``conduitErases(_:)``).
+    @inlinable
+    internal func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         // The conduit takes the current value under the lock, so no send can slip between.
         let (conduit, completion) = state.withLock {
             state -> (SubjectSubscription<S>?, Subscribers.Completion<Failure>?) in

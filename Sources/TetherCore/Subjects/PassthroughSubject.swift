@@ -49,6 +49,16 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        if conduitErases(S.self) {
+            attach(AnySubscriber(subscriber))
+        } else {
+            attach(subscriber)
+        }
+    }
+
+    /// Attaches `subscriber`, as kept (see ``conduitErases(_:)``).
+    @inlinable
+    internal func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectSubscription(kind: .passthroughSubject, downstream: subscriber, parent: self, latest: nil)
         if let completion = withHub({ $0.attach(SubjectEntry(conduit)) }) {
             subscriber.receive(subscription: Subscriptions.empty)
