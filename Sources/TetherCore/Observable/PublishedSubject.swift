@@ -10,7 +10,10 @@
 /// Upstream subscriptions from ``Publisher/assign(to:)`` are asked for `.unlimited` at once and
 /// live as long as the subject: it cancels them when it is deallocated with the property.
 @usableFromInline
-internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked Sendable {
+internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttaching, @unchecked Sendable {
+    @usableFromInline internal typealias Output = Value
+    @usableFromInline internal typealias Failure = Never
+
     @usableFromInline
     internal struct State {
         /// Conduits and upstreams; `hasDownstreamDemand` starts `true` because a published
@@ -73,16 +76,12 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, @unchecked S
     /// new value (the latest one when it had no demand for the ones in between).
     @inlinable
     internal func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-        if conduitErases(S.self) {
-            attach(AnySubscriber(subscriber))
-        } else {
-            attach(subscriber)
-        }
+        attachKeeping(subscriber)
     }
 
-    /// Attaches `subscriber`, as kept (see ``conduitErases(_:)``).
+    /// Attaches `subscriber` as given (see ``ConduitAttaching``).
     @inlinable
-    internal func attach<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never {
+    package func attach<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never {
         let conduit = state.withLock { state -> SubjectSubscription<S> in
             let conduit = SubjectSubscription(
                 kind: .publishedSubject, downstream: subscriber, parent: self, latest: state.value)

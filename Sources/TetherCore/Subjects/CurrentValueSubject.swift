@@ -8,7 +8,7 @@
 ///
 /// `@unchecked Sendable`: its value and subscriptions live in `state`, touched only under its lock;
 /// the control entry is an immutable closure.
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent,
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent, ConduitAttaching,
     @unchecked Sendable
 {
     @usableFromInline
@@ -59,16 +59,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        if conduitErases(S.self) {
-            attach(AnySubscriber(subscriber))
-        } else {
-            attach(subscriber)
-        }
+        attachKeeping(subscriber)
     }
 
-    /// Attaches `subscriber`, as kept (see ``conduitErases(_:)``).
+    /// Attaches `subscriber` as given (see ``ConduitAttaching``).
     @inlinable
-    internal func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+    package func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         // The conduit takes the current value under the lock, so no send can slip between.
         let (conduit, completion) = state.withLock {
             state -> (SubjectSubscription<S>?, Subscribers.Completion<Failure>?) in

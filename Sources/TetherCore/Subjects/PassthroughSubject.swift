@@ -10,7 +10,7 @@
 /// delivers its own value, so `send` returns once its value has been offered to every
 /// subscriber; a `send` from inside the subscriber's own `receive` is delivered after that call
 /// returns and before the outer `send` does, without nesting calls.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent,
+public final class PassthroughSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent, ConduitAttaching,
     @unchecked Sendable
 {
     /// `detach` and `acknowledgeDownstreamDemand`, specialised (see ``SubjectParentSignal``).
@@ -49,16 +49,12 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        if conduitErases(S.self) {
-            attach(AnySubscriber(subscriber))
-        } else {
-            attach(subscriber)
-        }
+        attachKeeping(subscriber)
     }
 
-    /// Attaches `subscriber`, as kept (see ``conduitErases(_:)``).
+    /// Attaches `subscriber` as given (see ``ConduitAttaching``).
     @inlinable
-    internal func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+    package func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectSubscription(kind: .passthroughSubject, downstream: subscriber, parent: self, latest: nil)
         if let completion = withHub({ $0.attach(SubjectEntry(conduit)) }) {
             subscriber.receive(subscription: Subscriptions.empty)
