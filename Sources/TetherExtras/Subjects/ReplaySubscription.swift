@@ -134,6 +134,8 @@ extension SubjectEntry {
     @inlinable
     init<Downstream: Subscriber>(replay conduit: ReplaySubscription<Downstream>)
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        self.init(conduit: conduit, offer: { unsafeDowncast($0, to: ReplaySubscription<Downstream>.self).offer($1) })
+        self.init(
+            conduit: conduit,
+            offer: { unsafeDowncast($0 as AnyObject, to: ReplaySubscription<Downstream>.self).offer($1) })
     }
 }
