@@ -14,7 +14,8 @@ import Synchronization
 /// `request` and `cancel` reach this class through `any Subscription`, which runs them
 /// unspecialised; they forward to a specialised entry (see ``ControlSignal``).
 @usableFromInline
-internal final class SingleValueSubscription<Downstream: Subscriber>: Subscription, SpecializedControl,
+internal final class SingleValueSubscription<Downstream: Subscriber>:
+    HandOffSubscriptionBase<Downstream.Input, Downstream?>, Subscription, SpecializedControl,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     /// Set by whoever owns ``downstream`` from then on, to deliver to it or to let go of it.
@@ -25,15 +26,18 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
     @usableFromInline
     internal let cancelled = Atomic<Bool>(false)
 
-    /// `nil` once the value went out or the subscription was cancelled. Touched only by the
-    /// thread that set ``taken`` (so the run-time exclusivity check is left out); a plain
-    /// optional rather than a lock's state, because this class's `deinit` runs unspecialised,
-    /// where every generic wrapper costs a run-time type lookup.
-    @usableFromInline @exclusivity(unchecked)
-    internal var downstream: Downstream?
+    /// The subscriber, kept by the base class (so that `deinit`, which runs unspecialised, looks
+    /// up no type to destroy it); `nil` once the value went out or the subscription was
+    /// cancelled. Touched only by the thread that set ``taken``.
+    @inlinable
+    internal var downstream: Downstream? {
+        get { serial }
+        set { serial = newValue }
+    }
 
-    @usableFromInline
-    internal let value: Downstream.Input
+    /// The value, kept by the base class as its state.
+    @inlinable
+    internal var value: Downstream.Input { state }
 
     /// The name of the publisher, used by `description` and in the trap message.
     @usableFromInline
@@ -45,10 +49,9 @@ internal final class SingleValueSubscription<Downstream: Subscriber>: Subscripti
 
     @inlinable
     internal init(downstream: Downstream, value: Downstream.Input, publisherName: String) {
-        self.downstream = downstream
-        self.value = value
         self.publisherName = publisherName
         control = SingleValueSubscription.controlEntry
+        super.init(state: value, serial: downstream)
         Ledger.enter(self)
     }
 
