@@ -101,7 +101,7 @@ internal final class SingleValueSubscription<Downstream: Subscriber>:
 
     @usableFromInline
     internal var customMirror: Mirror {
-        Mirror(self, unlabeledChildren: CollectionOfOne(value))
+        Mirror(self, unlabeledChildren: CollectionOfOne(value), ancestorRepresentation: .suppressed)
     }
 
     @usableFromInline

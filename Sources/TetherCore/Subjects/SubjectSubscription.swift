@@ -287,7 +287,8 @@ package final class SubjectSubscription<Downstream: Subscriber>:
                 "downstream": downstream as Any,
                 "demand": demand,
                 "subject": parent as Any,
-            ])
+            ],
+            ancestorRepresentation: .suppressed)
     }
 
     @usableFromInline

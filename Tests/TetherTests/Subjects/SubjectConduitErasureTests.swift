@@ -52,6 +52,8 @@ final class SubjectConduitErasureTests: TetherTestCase {
         subject.map { $0 }.subscribe(relayed)
         let subscription = try XCTUnwrap(relayed.subscription)
         XCTAssertEqual(String(describing: subscription), "PassthroughSubject")
+        // The base classes that keep its state are not part of it, as in Combine.
+        XCTAssertNil(Mirror(reflecting: subscription).superclassMirror)
         let downstream = try XCTUnwrap(Mirror(reflecting: subscription).descendant("downstream"))
         XCTAssertEqual(String(describing: downstream), "Optional(Map)")
         relayed.cancel()
