@@ -229,7 +229,7 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         if owes, !turn.run({ drain() }), withMachine({ $0.takeHandingOver() }) {
             drain()
         }
-        if opens || (owes && withMachine({ $0.openLane() })) {
+        if opens || (owes && withMachine({ $0.lanePasses })) {
             lane.openWithoutDelivery()
         }
         parent?.acknowledgeDownstreamDemand()
@@ -300,8 +300,8 @@ package final class SubjectSubscription<Downstream: Subscriber>:
 /// Invariants: `left` and `completion` are non-empty only while some thread holds the conduit's
 /// turn (they are what reentrant calls left for it, and it drains them before giving the turn
 /// up); `latest` (a `CurrentValueSubject`'s owed value) is only ever held while `demand` is
-/// zero, or while the turn's holder has yet to drain it. Once `laneOpen`, demand is unlimited and
-/// `latest` is `nil` for good: that is what lets values bypass the machine (see
+/// zero, or while the turn's holder has yet to drain it. Once `lanePasses`, demand is unlimited
+/// and `latest` is `nil` for good: that is what lets values bypass the machine (see
 /// ``SubjectSubscription``).
 @usableFromInline
 package struct SubjectSubscriptionState<Downstream: Subscriber> {
@@ -352,8 +352,6 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     /// The subscriber is inside `receive(subscription:)`, and has not yet been given a value
     /// from inside it.
     @usableFromInline package var handingOver = false
-    /// The fast lane is open (demand is unlimited and nothing is owed).
-    @usableFromInline package var laneOpen = false
 
     @inlinable
     package init(kind: SubjectKind, downstream: Downstream, parent: any SubjectConduitParent, latest: Output?) {
@@ -471,17 +469,15 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
         demand += more
         let parentToTell = acknowledged ? nil : parent
         acknowledged = true
-        return (parentToTell, latest != nil, openLane())
+        return (parentToTell, latest != nil, lanePasses)
     }
 
-    /// Whether the fast lane opens now: demand has become unlimited with nothing owed. Once
-    /// unlimited, demand stays so and no value is kept as the latest, so the lane stays open
-    /// until the end.
+    /// Whether values may take the fast lane: demand is unlimited with nothing owed. Once
+    /// unlimited, demand stays so and no value is kept as the latest, so this stays true until
+    /// the end; opening the lane again when it is open changes nothing.
     @inlinable
-    package mutating func openLane() -> Bool {
-        guard !laneOpen, downstream != nil, demand == .unlimited, latest == nil else { return false }
-        laneOpen = true
-        return true
+    package var lanePasses: Bool {
+        downstream != nil && demand == .unlimited && latest == nil
     }
 
     /// A cancel: what to release, or `nil` when the conduit is already done.
