@@ -17,6 +17,17 @@ package enum UpstreamStatus {
         return nil
     }
 
+    /// The upstream's subscription, moved out of a status that is not used again (what
+    /// ``end(_:)`` returned): unlike ``subscription``, no copy of the existential and no release
+    /// of the original, which would each go through run-time value witnesses.
+    @inlinable
+    package consuming func takeSubscription() -> (any Subscription)? {
+        switch consume self {
+        case .subscribed(let subscription): subscription
+        case .awaitingSubscription, .terminal: nil
+        }
+    }
+
     /// Takes the upstream's subscription if the status is still waiting for it.
     /// - Returns: `false` for a second subscription, or one after the end: the caller cancels it.
     @inlinable

@@ -79,7 +79,7 @@ package struct UpstreamLink: ~Copyable, @unchecked Sendable {
     /// - Returns: The upstream subscription when this call ended the stream, else `nil`.
     @inlinable
     package func endIfSubscribed() -> (any Subscription)? {
-        end(evenBeforeSubscription: false).subscription
+        end(evenBeforeSubscription: false).takeSubscription()
     }
 
     /// Makes the status terminal and returns what it was.
@@ -103,7 +103,7 @@ package struct UpstreamLink: ~Copyable, @unchecked Sendable {
     ///   serial-path state now (otherwise the delivery in flight releases it as it leaves).
     @inlinable
     package func cancel(evenBeforeSubscription: Bool) -> (upstream: (any Subscription)?, releasesNow: Bool) {
-        guard case .subscribed(let upstream) = end(evenBeforeSubscription: evenBeforeSubscription) else {
+        guard let upstream = end(evenBeforeSubscription: evenBeforeSubscription).takeSubscription() else {
             return (nil, false)
         }
         return (upstream, handOff.stopFromOutside())

@@ -122,8 +122,7 @@ extension Subscribers {
         /// subscription when it arrives.
         @inlinable
         public func cancel() {
-            let previous = lock.withLock { _ in UpstreamStatus.end(&status) }
-            if case .subscribed(let subscription) = previous {
+            if let subscription = lock.withLock({ _ in UpstreamStatus.end(&status) }).takeSubscription() {
                 if handOff.stopFromOutside() {
                     releaseClosures()
                 }

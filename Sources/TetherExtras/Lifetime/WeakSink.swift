@@ -82,8 +82,7 @@ internal final class WeakSink<Owner: AnyObject, Input, Failure: Error>: Subscrib
 
     @inlinable
     internal func cancel() {
-        let previous = status.withLock(UpstreamStatus.end)
-        if case .subscribed(let subscription) = previous {
+        if let subscription = status.withLock(UpstreamStatus.end).takeSubscription() {
             subscription.cancel()
         }
         termination.fire()

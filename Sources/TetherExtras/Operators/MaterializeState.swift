@@ -93,6 +93,6 @@ internal struct MaterializeState<Downstream: Subscriber, Failure: Error> {
             downstream = nil
             completion = nil
         }
-        return (UpstreamStatus.end(&upstream).subscription, downstream)
+        return (UpstreamStatus.end(&upstream).takeSubscription(), downstream)
     }
 }

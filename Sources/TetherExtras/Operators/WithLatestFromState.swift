@@ -149,6 +149,6 @@ internal struct WithLatestFromState<Downstream: Subscriber, Latest> {
             latest = nil
             pendingFailure = nil
         }
-        return (downstream, UpstreamStatus.end(&upstream).subscription, other)
+        return (downstream, UpstreamStatus.end(&upstream).takeSubscription(), other)
     }
 }

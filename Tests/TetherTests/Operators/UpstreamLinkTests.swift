@@ -133,6 +133,22 @@ final class UpstreamLinkTests: XCTestCase {
             ["terminate: (ended: true, upstream: nil) -> terminal", "end: terminal -> terminal"])
     }
 
+    func testTheSubscriptionIsTakenFromAnEndedStatusOnce() {
+        XCTAssertNil(UpstreamStatus.awaitingSubscription.takeSubscription())
+        XCTAssertNil(UpstreamStatus.terminal.takeSubscription())
+        weak var released: RecordingSubscription?
+        do {
+            let subscription = RecordingSubscription()
+            released = subscription
+            var status = UpstreamStatus.awaitingSubscription
+            XCTAssertTrue(status.attach(subscription))
+            let taken = UpstreamStatus.end(&status).takeSubscription()
+            XCTAssertTrue(taken as? RecordingSubscription === subscription)
+            XCTAssertEqual(describe(status), "terminal")
+        }
+        XCTAssertNil(released, "moved out, the subscription is released exactly once, with the last reference")
+    }
+
     func testAttachingDoesNotOpenTheHandOff() {
         // A link used only for its status (print, output(in:)) never opens the hand-off; a value
         // entering it before `open` traps, so this asks the lenient form.

@@ -110,7 +110,7 @@ internal struct ReducerState<Output> {
     @inlinable
     mutating func cancel() -> Cancellation? {
         if case .awaitingSubscription = upstream { return nil }
-        var cancellation = Cancellation(upstream: UpstreamStatus.end(&upstream).subscription)
+        var cancellation = Cancellation(upstream: UpstreamStatus.end(&upstream).takeSubscription())
         swap(&cancellation.parked, &parked)
         return cancellation
     }

@@ -113,6 +113,6 @@ internal struct ReplacingState {
     mutating func cancel() -> Cancel {
         if case .awaitingSubscription = upstream { return .ignore }
         parked = false
-        return .end(upstream: UpstreamStatus.end(&upstream).subscription)
+        return .end(upstream: UpstreamStatus.end(&upstream).takeSubscription())
     }
 }
