@@ -111,10 +111,11 @@ extension Subscribers {
             handOff.stopFromSerialPath()
             let receiveCompletion = onCompletion
             releaseClosures()
-            // The subscription is released after the lock.
-            _ = lock.withLock { _ in UpstreamStatus.end(&status) }
+            // One lock for both ends; the subscription is released after it, and the handlers
+            // run after the completion closure (one observed meanwhile is told the sink ended).
+            let (_, handlers) = lock.withLock { _ in (UpstreamStatus.end(&status), termination.end()) }
             receiveCompletion?(completion)
-            terminate()
+            for handler in handlers { handler() }
         }
 
         /// Cancels the subscription, once, and lets go of the closures; later calls do nothing.
@@ -122,19 +123,14 @@ extension Subscribers {
         /// subscription when it arrives.
         @inlinable
         public func cancel() {
-            if let subscription = lock.withLock({ _ in UpstreamStatus.end(&status) }).takeSubscription() {
+            let (previous, handlers) = lock.withLock { _ in (UpstreamStatus.end(&status), termination.end()) }
+            if let subscription = (consume previous).takeSubscription() {
                 if handOff.stopFromOutside() {
                     releaseClosures()
                 }
                 subscription.cancel()
             }
-            terminate()
-        }
-
-        /// Runs the termination handlers, once, after the lock.
-        @inlinable
-        internal func terminate() {
-            for handler in lock.withLock({ _ in termination.end() }) { handler() }
+            for handler in handlers { handler() }
         }
 
         /// Lets go of both closures; run by whichever side the hand-off names.
