@@ -32,9 +32,19 @@ package enum UpstreamStatus {
     /// - Returns: `false` for a second subscription, or one after the end: the caller cancels it.
     @inlinable
     package mutating func attach(_ subscription: any Subscription) -> Bool {
-        guard case .awaitingSubscription = self else { return false }
-        self = .subscribed(subscription)
-        return true
+        // Moved out and back rather than read in place: reading a case here copies the status,
+        // and assigning over it destroys the old one, each through run-time value witnesses.
+        switch consume self {
+        case .awaitingSubscription:
+            self = .subscribed(subscription)
+            return true
+        case .subscribed(let held):
+            self = .subscribed(held)
+            return false
+        case .terminal:
+            self = .terminal
+            return false
+        }
     }
 
     /// Makes `status` terminal and returns what it was, moved out rather than copied (a copy
