@@ -1,5 +1,6 @@
 import Synchronization
 import Tether
+import TetherExtras
 import TetherTesting
 import XCTest
 
@@ -15,6 +16,25 @@ final class CancellableRacesTests: TetherTestCase {
             { $0.0.cancel() },
             check: { state in
                 XCTAssertEqual(state.1.value, 1)
+            })
+    }
+
+    /// Storing in a lifetime reads what the cancellable holds, to learn when the sink finishes;
+    /// a cancel on another thread takes it meanwhile.
+    func testStoringInALifetimeRacingCancelCancelsOnceAndLetsTheLifetimeGo() {
+        Race.run(
+            setup: { () -> (AnyCancellable, RecordingPublisher<Int, Never>, Lifetime, Lifetime.Token) in
+                let publisher = RecordingPublisher<Int, Never>()
+                let (lifetime, token) = Lifetime.make()
+                return (publisher.sink { _ in }, publisher, lifetime, token)
+            },
+            { $0.0.store(in: $0.2) },
+            { $0.0.cancel() },
+            check: { state in
+                XCTAssertEqual(state.1.subscription?.events, [.requested(.unlimited), .cancelled])
+                state.3.end()
+                XCTAssertEqual(state.1.subscription?.events, [.requested(.unlimited), .cancelled])
+                state.1.releaseSubscribers()
             })
     }
 
