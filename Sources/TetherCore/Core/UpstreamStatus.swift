@@ -38,11 +38,8 @@ package enum UpstreamStatus {
         case .awaitingSubscription:
             self = .subscribed(subscription)
             return true
-        case .subscribed(let held):
-            self = .subscribed(held)
-            return false
-        case .terminal:
-            self = .terminal
+        case let other:
+            self = other
             return false
         }
     }
