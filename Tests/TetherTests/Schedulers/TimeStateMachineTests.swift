@@ -161,4 +161,72 @@ final class TimeStateMachineTests: TetherTestCase {
         XCTAssertEqual(events.count, 1)
         guard case .idle = queue.due() else { return XCTFail("nothing after cancel") }
     }
+
+    func testScheduledStreamIgnoresEventsBeforeItsSubscriptionAndRefusesASecondOne() {
+        var stream = ScheduledStream(downstream: RecordingSubscriber<Int, Never>())
+        XCTAssertFalse(stream.receive(1), "a value before the subscription is ignored")
+        XCTAssertFalse(stream.receive(completion: .finished), "so is a completion")
+        XCTAssertNil(stream.cancel(), "and a cancel")
+        XCTAssertNil(stream.requestTarget)
+        let upstream = RecordingSubscription()
+        XCTAssertTrue(stream.attach(upstream))
+        XCTAssertFalse(stream.attach(RecordingSubscription()), "a second subscription is for the caller to cancel")
+        XCTAssertTrue(stream.requestTarget as? RecordingSubscription === upstream)
+        XCTAssertTrue(stream.deliveryTarget as? RecordingSubscription === upstream)
+        guard case .idle = stream.due() else { return XCTFail("nothing was queued") }
+    }
+
+    func testScheduledStreamDeliversTheCompletionLastAndThenLetsTheUpstreamGo() {
+        var stream = ScheduledStream(downstream: RecordingSubscriber<Int, Never>())
+        weak var released: RecordingSubscription?
+        do {
+            let upstream = RecordingSubscription()
+            released = upstream
+            XCTAssertTrue(stream.attach(upstream))
+        }
+        XCTAssertTrue(stream.receive(1))
+        XCTAssertTrue(stream.receive(completion: .finished))
+        XCTAssertFalse(stream.receive(2), "nothing is queued after the upstream's completion")
+        XCTAssertFalse(stream.receive(completion: .finished))
+        XCTAssertNil(stream.requestTarget, "requests no longer reach a completed upstream")
+        XCTAssertNotNil(stream.deliveryTarget, "the demand of values in flight still does")
+        guard case .deliver(.value(1), _) = stream.due() else { return XCTFail("the value first") }
+        guard case .idle = stream.due() else { return XCTFail("the completion's action only marks it ready") }
+        guard case .deliver(.completion(.finished), _) = stream.next() else { return XCTFail("then the completion") }
+        XCTAssertNotNil(released, "the upstream is held while the completion is being delivered")
+        guard case .idle = stream.next() else { return XCTFail("nothing after the completion") }
+        XCTAssertNil(stream.deliveryTarget)
+        XCTAssertNil(released, "the turn that delivered the completion lets the upstream go")
+        XCTAssertNil(stream.cancel(), "a cancel after the end does nothing")
+    }
+
+    func testScheduledStreamCancelHandsBackTheUpstreamAndWhatWasQueued() {
+        var stream = ScheduledStream(downstream: RecordingSubscriber<Int, Never>())
+        let upstream = RecordingSubscription()
+        XCTAssertTrue(stream.attach(upstream))
+        XCTAssertTrue(stream.receive(1))
+        XCTAssertTrue(stream.receive(2))
+        guard let cancelled = stream.cancel() else { return XCTFail("a live stream hands back its upstream") }
+        XCTAssertTrue(cancelled.upstream as? RecordingSubscription === upstream)
+        XCTAssertNotNil(cancelled.released.0, "the subscriber, for the caller to release outside the lock")
+        XCTAssertEqual(cancelled.released.1.count, 2, "and the queued values")
+        XCTAssertEqual(upstream.events, [], "the caller cancels the upstream, not the state machine")
+        guard case .idle = stream.due() else { return XCTFail("the values' actions deliver nothing") }
+        XCTAssertFalse(stream.receive(3))
+        XCTAssertFalse(stream.attach(RecordingSubscription()))
+        XCTAssertNil(stream.deliveryTarget)
+        XCTAssertNil(stream.cancel(), "a second cancel does nothing")
+    }
+
+    func testScheduledStreamCancelAfterTheUpstreamCompletedStillDeliversTheCompletion() {
+        var stream = ScheduledStream(downstream: RecordingSubscriber<Int, TestError>())
+        XCTAssertTrue(stream.attach(RecordingSubscription()))
+        XCTAssertTrue(stream.receive(completion: .failure(TestError(id: 1))))
+        XCTAssertNil(stream.cancel(), "a completed upstream is not told of the cancel")
+        XCTAssertNil(stream.deliveryTarget)
+        guard case .deliver(.completion(.failure(TestError(id: 1))), _) = stream.due() else {
+            return XCTFail("the completion still goes out")
+        }
+        guard case .idle = stream.next() else { return XCTFail("and nothing after it") }
+    }
 }

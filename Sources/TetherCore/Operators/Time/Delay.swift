@@ -87,23 +87,23 @@ extension Publishers {
 }
 
 extension Publishers.Delay {
-    /// The subscription: each upstream signal is queued, and an action scheduled `interval`
-    /// later delivers it through its ``ScheduledDelivery``.
+    /// The subscription: each upstream signal is queued on its ``ScheduledStreamLine``, and an
+    /// action scheduled `interval` later through its ``ScheduledDelivery`` delivers it.
     ///
     /// As in Combine, each scheduled action holds the subscription until it has run, the
     /// subscription holds the subscriber for its whole life, and it has no description or mirror
     /// of its own.
     ///
-    /// `@unchecked Sendable`: the upstream's status lives in `upstream` (its own lock), what goes
-    /// downstream goes through `delivery`'s line; the rest is immutable.
+    /// `@unchecked Sendable`: the upstream's link and what goes downstream live in `line` (its
+    /// own lock); the rest is immutable.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
-        @usableFromInline let upstream = ScheduledUpstream()
         @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
         @usableFromInline let interval: Context.SchedulerTimeType.Stride
         @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
+        @usableFromInline let line: ScheduledStreamLine<Downstream>
 
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
@@ -111,6 +111,7 @@ extension Publishers.Delay {
                 downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
             interval = publisher.interval
             tolerance = publisher.tolerance
+            line = ScheduledStreamLine(downstream: downstream)
             Ledger.enter(self)
         }
 
@@ -120,7 +121,7 @@ extension Publishers.Delay {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard upstream.attach(subscription) else {
+            guard line.attach(subscription) else {
                 subscription.cancel()
                 return
             }
@@ -129,35 +130,28 @@ extension Publishers.Delay {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if upstream.acceptsEvents {
-                delivery.schedule(.value(input), after: interval, tolerance: tolerance) { self.deliverDue() }
+            if line.receive(input) {
+                delivery.schedule(after: interval, tolerance: tolerance) { self.line.due() }
             }
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            if upstream.complete() {
-                delivery.schedule(.completion(completion), after: interval, tolerance: tolerance) { self.deliverDue() }
+            if line.receive(completion: completion) {
+                delivery.schedule(after: interval, tolerance: tolerance) { self.line.due() }
             }
-        }
-
-        @inlinable
-        func deliverDue() {
-            delivery.deliverDue(requestingFrom: upstream)
         }
 
         /// Forwards `demand`, `.none` included, as Combine does.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            upstream.requestTarget?.request(demand)
+            line.requestTarget?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            guard let upstream = upstream.cancel() else { return }
-            delivery.line.cancel()
-            upstream.cancel()
+            line.cancel()
         }
     }
 }

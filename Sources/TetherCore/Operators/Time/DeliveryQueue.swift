@@ -76,6 +76,24 @@ internal struct DeliveryQueue<Downstream: Subscriber> {
         return (downstream, events)
     }
 
+    /// The drain loop, run outside the lock: performs `step`, then each step `next` takes under
+    /// the lock, until one is `.idle`; hands the demand of each value to `demanded` as soon as it
+    /// is returned (when it is not `.none`).
+    @inlinable
+    static func drain(from step: Step, next: () -> Step, _ demanded: (Subscribers.Demand) -> Void) {
+        var step = step
+        while case .deliver(let event, let downstream) = step {
+            switch event {
+            case .value(let value):
+                let demand = downstream.receive(value)
+                if demand > 0 { demanded(demand) }
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+            }
+            step = next()
+        }
+    }
+
     @inlinable
     mutating func release() {
         downstream = nil
@@ -119,17 +137,7 @@ internal struct DeliveryLine<Downstream: Subscriber>: ~Copyable, @unchecked Send
     /// after each delivery.
     @inlinable
     func due(_ demanded: (Subscribers.Demand) -> Void) {
-        var step = queue.withLock { $0.due() }
-        while case .deliver(let event, let downstream) = step {
-            switch event {
-            case .value(let value):
-                let demand = downstream.receive(value)
-                if demand > 0 { demanded(demand) }
-            case .completion(let completion):
-                downstream.receive(completion: completion)
-            }
-            step = queue.withLock { $0.next() }
-        }
+        DeliveryQueue.drain(from: queue.withLock { $0.due() }, next: { queue.withLock { $0.next() } }, demanded)
     }
 
     /// Queues an event and delivers it at once: for code already running on the scheduler.

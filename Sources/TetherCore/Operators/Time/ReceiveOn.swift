@@ -66,25 +66,26 @@ extension Publishers {
 }
 
 extension Publishers.ReceiveOn {
-    /// The subscription: each upstream signal is queued and one scheduled action per signal
-    /// delivers it through its ``ScheduledDelivery``.
+    /// The subscription: each upstream signal is queued on its ``ScheduledStreamLine`` and one
+    /// action per signal, scheduled through its ``ScheduledDelivery``, delivers it.
     ///
     /// As in Combine, each scheduled action holds the subscription until it has run, and the
     /// subscription holds the subscriber for its whole life.
     ///
-    /// `@unchecked Sendable`: the upstream's status lives in `upstream` (its own lock), what goes
-    /// downstream goes through `delivery`'s line; the rest is immutable.
+    /// `@unchecked Sendable`: the upstream's link and what goes downstream live in `line` (its
+    /// own lock); the rest is immutable.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
-        @usableFromInline let upstream = ScheduledUpstream()
         @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
+        @usableFromInline let line: ScheduledStreamLine<Downstream>
 
         @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
             delivery = ScheduledDelivery(downstream: downstream, scheduler: scheduler, options: options)
+            line = ScheduledStreamLine(downstream: downstream)
             Ledger.enter(self)
         }
 
@@ -94,7 +95,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard upstream.attach(subscription) else {
+            guard line.attach(subscription) else {
                 subscription.cancel()
                 return
             }
@@ -103,35 +104,28 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if upstream.acceptsEvents {
-                delivery.schedule(.value(input)) { self.deliverDue() }
+            if line.receive(input) {
+                delivery.schedule { self.line.due() }
             }
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            if upstream.complete() {
-                delivery.schedule(.completion(completion)) { self.deliverDue() }
+            if line.receive(completion: completion) {
+                delivery.schedule { self.line.due() }
             }
-        }
-
-        @inlinable
-        func deliverDue() {
-            delivery.deliverDue(requestingFrom: upstream)
         }
 
         /// Forwards `demand`, `.none` included, as Combine does.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            upstream.requestTarget?.request(demand)
+            line.requestTarget?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            guard let upstream = upstream.cancel() else { return }
-            delivery.line.cancel()
-            upstream.cancel()
+            line.cancel()
         }
 
         @usableFromInline var description: String { "ReceiveOn" }

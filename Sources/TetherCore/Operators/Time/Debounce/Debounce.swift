@@ -79,8 +79,8 @@ extension Publishers {
 }
 
 extension Publishers.Debounce {
-    /// The subscription: a ``DebounceState`` under a lock, and a ``ScheduledDelivery`` for the
-    /// timers and what goes out.
+    /// The subscription: a ``DebounceState`` under a lock, a ``ScheduledDelivery`` for the
+    /// timers, and a ``DeliveryLine`` for what goes out.
     ///
     /// As in Combine, a timer holds the subscription strongly until it is cancelled (when it
     /// has fired, when a newer value replaces it, or when the stream ends) and the scheduler
@@ -93,12 +93,14 @@ extension Publishers.Debounce {
         @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
         @usableFromInline let state = Locked(DebounceState<Output>())
         @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
+        @usableFromInline let line: DeliveryLine<Downstream>
 
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
             delivery = ScheduledDelivery(
                 downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
             dueTime = publisher.dueTime
+            line = DeliveryLine(downstream: downstream)
             Ledger.enter(self)
         }
 
@@ -130,7 +132,7 @@ extension Publishers.Debounce {
             guard case .due(let value, let clock) = state.withLock({ $0.fire(generation) }) else { return }
             clock?.cancel()
             guard let value else { return }
-            if let more = delivery.line.deliverNow(.value(value)), more > 0 {
+            if let more = line.deliverNow(.value(value)), more > 0 {
                 state.withLock { $0.request(more) }
             }
         }
@@ -140,7 +142,9 @@ extension Publishers.Debounce {
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             guard let clock = state.withLock({ $0.complete() }) else { return }
             clock?.cancel()
-            delivery.schedule(.completion(completion), withOptions: false) { _ = self.delivery.line.due() }
+            if line.enqueue(.completion(completion)) {
+                delivery.schedule(withOptions: false) { _ = self.line.due() }
+            }
         }
 
         @inlinable
@@ -152,7 +156,7 @@ extension Publishers.Debounce {
         func cancel() {
             guard let (upstream, clock) = state.withLock({ $0.cancel() }) else { return }
             clock?.cancel()
-            delivery.line.cancel()
+            line.cancel()
             upstream.cancel()
         }
 

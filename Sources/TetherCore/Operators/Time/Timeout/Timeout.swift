@@ -93,8 +93,8 @@ extension Publishers {
 }
 
 extension Publishers.Timeout {
-    /// The subscription: a ``TimeoutState`` under a lock, and a ``ScheduledDelivery`` for the
-    /// clock (a repeating timer) and what goes out.
+    /// The subscription: a ``TimeoutState`` under a lock, a ``ScheduledDelivery`` for the clock
+    /// (a repeating timer) and the deliveries, and a ``DeliveryLine`` for what goes out.
     ///
     /// As in Combine, the clock and the scheduled deliveries hold the subscription strongly:
     /// the clock until it is cancelled (by a value, the upstream's completion, a cancel or the
@@ -109,6 +109,7 @@ extension Publishers.Timeout {
         @usableFromInline let state = Locked(TimeoutState())
         @usableFromInline let interval: Context.SchedulerTimeType.Stride
         @usableFromInline let customError: (() -> Upstream.Failure)?
+        @usableFromInline let line: DeliveryLine<Downstream>
 
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
@@ -116,6 +117,7 @@ extension Publishers.Timeout {
                 downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
             interval = publisher.interval
             customError = publisher.customError
+            line = DeliveryLine(downstream: downstream)
             Ledger.enter(self)
         }
 
@@ -145,13 +147,15 @@ extension Publishers.Timeout {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard let generation = state.withLock({ $0.receiveValue() }) else { return .none }
             startClock(generation)
-            delivery.schedule(.value(input)) { self.deliverDue() }
+            if line.enqueue(.value(input)) {
+                delivery.schedule { self.deliverDue() }
+            }
             return .none
         }
 
         @inlinable
         func deliverDue() {
-            let demand = delivery.line.due()
+            let demand = line.due()
             if demand > 0, let upstream = state.withLock({ $0.upstream }) {
                 upstream.request(demand)
             }
@@ -170,7 +174,7 @@ extension Publishers.Timeout {
                 clock?.cancel()
                 upstream.cancel()
                 let completion: Subscribers.Completion<Failure> = customError.map { .failure($0()) } ?? .finished
-                _ = delivery.line.deliverNow(.completion(completion))
+                _ = line.deliverNow(.completion(completion))
             }
         }
 
@@ -178,9 +182,10 @@ extension Publishers.Timeout {
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             guard let clock = state.withLock({ $0.complete() }) else { return }
             clock?.cancel()
-            delivery.schedule(.completion(completion)) {
+            guard line.enqueue(.completion(completion)) else { return }
+            delivery.schedule {
                 if self.state.withLock({ $0.deliverCompletion() }) {
-                    _ = self.delivery.line.due()
+                    _ = self.line.due()
                 }
             }
         }
@@ -201,7 +206,7 @@ extension Publishers.Timeout {
             let (upstream, clock) = state.withLock { $0.cancel() }
             guard let upstream else { return }
             clock?.cancel()
-            delivery.line.cancel()
+            line.cancel()
             upstream.cancel()
         }
 

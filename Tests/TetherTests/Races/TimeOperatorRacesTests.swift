@@ -1,0 +1,107 @@
+import Dispatch
+import Tether
+import TetherTesting
+import XCTest
+
+/// Races on `receive(on:)` and `delay`, whose upstream link and queue of deliveries share one
+/// lock. A concurrent queue runs the scheduled actions of one stream at the same time, so the
+/// line, not the scheduler, must keep deliveries in order and one at a time.
+final class TimeOperatorRacesTests: TetherTestCase {
+    private let queue = DispatchQueue(label: "time-operator-races", attributes: .concurrent)
+
+    private typealias Subscribed = (PassthroughSubject<Int, TestError>, RaceSubscriber<Int, TestError>)
+
+    private func subscribed(
+        _ operate: (PassthroughSubject<Int, TestError>) -> AnyPublisher<Int, TestError>
+    ) -> Subscribed {
+        let subject = PassthroughSubject<Int, TestError>()
+        let subscriber = RaceSubscriber<Int, TestError>(demand: .unlimited)
+        operate(subject).subscribe(subscriber)
+        return (subject, subscriber)
+    }
+
+    private var operators: [(String, (PassthroughSubject<Int, TestError>) -> AnyPublisher<Int, TestError>)] {
+        let queue = queue
+        return [
+            ("receive(on:)", { $0.receive(on: queue).eraseToAnyPublisher() }),
+            ("delay", { $0.delay(for: .zero, scheduler: queue).eraseToAnyPublisher() }),
+        ]
+    }
+
+    /// Waits until every action scheduled so far has run.
+    private func flush() {
+        queue.sync(flags: .barrier) {}
+    }
+
+    func testTwoSendersValuesArriveEachInOrderAndOneAtATime() {
+        for (name, operate) in operators {
+            Race.run(
+                rounds: 500,
+                setup: { subscribed(operate) },
+                { subject, _ in (1...3).forEach(subject.send) },
+                { subject, _ in (4...6).forEach(subject.send) },
+                check: { _, subscriber in
+                    flush()
+                    let values = subscriber.values
+                    XCTAssertEqual(values.sorted(), Array(1...6), name)
+                    XCTAssertEqual(values.filter { $0 <= 3 }, [1, 2, 3], name)
+                    XCTAssertEqual(values.filter { $0 > 3 }, [4, 5, 6], name)
+                    XCTAssertEqual(subscriber.overlaps, 0, name)
+                    subscriber.cancel()
+                })
+        }
+    }
+
+    func testCancelRacingSendsDeliversAPrefixAndAtMostTheValueInFlight() {
+        for (name, operate) in operators {
+            Race.run(
+                rounds: 500,
+                setup: { subscribed(operate) },
+                { subject, _ in (1...5).forEach(subject.send) },
+                { _, subscriber in subscriber.cancel() },
+                check: { _, subscriber in
+                    flush()
+                    let values = subscriber.values
+                    XCTAssertEqual(values, Array(1...5).prefix(values.count).map { $0 }, name)
+                    // A value already taken off the line when the cancel came may still arrive.
+                    XCTAssertLessThanOrEqual(subscriber.signalsAfterCancel, 1, name)
+                    XCTAssertEqual(subscriber.overlaps, 0, name)
+                    XCTAssertEqual(subscriber.completions, 0, name)
+                })
+        }
+    }
+
+    func testCompletionRacingSendsComesLastAndOnce() {
+        for (name, operate) in operators {
+            Race.run(
+                rounds: 500,
+                setup: { subscribed(operate) },
+                { subject, _ in (1...3).forEach(subject.send) },
+                { subject, _ in subject.send(completion: .failure(TestError(id: 1))) },
+                check: { _, subscriber in
+                    flush()
+                    let events = subscriber.events
+                    XCTAssertEqual(subscriber.completions, 1, name)
+                    if case .completion = events.last {} else { XCTFail("\(name): completion is not last: \(events)") }
+                    XCTAssertEqual(subscriber.values, Array(1...3).prefix(subscriber.values.count).map { $0 }, name)
+                    XCTAssertEqual(subscriber.overlaps, 0, name)
+                })
+        }
+    }
+
+    func testCancelRacingCompletionEndsWithAtMostTheCompletion() {
+        for (name, operate) in operators {
+            Race.run(
+                rounds: 500,
+                setup: { subscribed(operate) },
+                { subject, _ in subject.send(completion: .finished) },
+                { _, subscriber in subscriber.cancel() },
+                check: { _, subscriber in
+                    flush()
+                    XCTAssertLessThanOrEqual(subscriber.completions, 1, name)
+                    XCTAssertEqual(subscriber.values, [], name)
+                    XCTAssertEqual(subscriber.overlaps, 0, name)
+                })
+        }
+    }
+}
