@@ -58,6 +58,19 @@ package struct DownstreamTurn: ~Copyable, @unchecked Sendable {
         return true
     }
 
+    /// Runs `body` in this thread's turn if no thread holds the turn, without waiting.
+    /// - Returns: Whether `body` ran: `false` when any thread, this one included, holds the turn.
+    @inlinable
+    package func ifFree(_ body: () -> Void) -> Bool {
+        let thread = DownstreamTurn.currentThread
+        if holder.load(ordering: .relaxed) == thread { return false }
+        return gate.withLockIfAvailable { _ in
+            holder.store(thread, ordering: .relaxed)
+            body()
+            holder.store(0, ordering: .relaxed)
+        }
+    }
+
     /// Runs `body` in this thread's turn, or straight away when this thread holds the turn
     /// already: a call from inside a call into the subscriber nests, as it does under Combine's
     /// recursive lock. For the operators that follow Combine there (`switchToLatest`,

@@ -46,6 +46,21 @@ package struct Locked<State>: ~Copyable {
         mutex.withLock { box in Unchecked(body(&box.value)) }.value
         #endif
     }
+
+    /// Runs `body` with exclusive access to the state if the lock is free, without waiting.
+    /// - Returns: Whether `body` ran.
+    @inlinable @inline(__always)
+    package func withLockIfAvailable(_ body: (inout State) -> Void) -> Bool {
+        #if TETHER_TSAN
+        mutex.withLockIfAvailable { box -> Void in
+            _ = handoff.load(ordering: .acquiring)
+            defer { handoff.store(true, ordering: .releasing) }
+            body(&box.value)
+        } != nil
+        #else
+        mutex.withLockIfAvailable { box in body(&box.value) } != nil
+        #endif
+    }
 }
 
 /// A value that crosses a lock boundary under the lock's protection.

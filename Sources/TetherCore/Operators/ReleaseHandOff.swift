@@ -41,25 +41,6 @@ package struct ReleaseHandOff: ~Copyable, Sendable {
         bits.wrappingAdd(Self.subscribed + Self.delivery, ordering: .acquiringAndReleasing)
     }
 
-    /// Opens the state to the serial path with no delivery in flight, for a serial path that
-    /// enters only through ``enterIfOpen()`` (a subject's subscription, once its demand is
-    /// unlimited). Called once, from any thread.
-    @inlinable
-    package func openWithoutDelivery() {
-        bits.bitwiseOr(Self.subscribed, ordering: .acquiringAndReleasing)
-    }
-
-    /// Serial path, before a value, for a state that may not be open yet: `false`, at the cost
-    /// of one load and no read-modify-write, until ``openWithoutDelivery()`` and once the stream
-    /// has stopped; the caller must then take its other path (and not call ``leave()``).
-    @inlinable
-    package func enterIfOpen() -> Bool {
-        guard bits.load(ordering: .acquiring) & (Self.subscribed | Self.stopped) == Self.subscribed else {
-            return false
-        }
-        return enterIfSubscribed()
-    }
-
     /// Serial path, before a value.
     /// - Parameter name: The operator, for the trap on a value that precedes the subscription.
     /// - Returns: `false` once the stream has stopped; the caller must then leave the state alone

@@ -92,8 +92,9 @@ extension SpecializedSubjectParent {
 ///
 /// Once demand is unlimited and nothing is owed (every `sink`, most subscribers), a value takes
 /// the fast lane: in the sender's turn it goes to the subscriber kept in
-/// ``HandOffSubscriptionBase/serial`` without the state's lock, and the ``lane`` hand-off decides
-/// whether a cancel or the delivery in flight lets go of it. A value that finds the lane closed
+/// ``HandOffSubscriptionBase/serial`` without the state's lock, and the ``lane`` says whether a
+/// cancel left that subscriber for the turn to let go of (see ``SubjectLane``). A value that finds
+/// the lane closed
 /// (limited demand, a latest value owed, the end) goes through the state machine.
 @usableFromInline
 package final class SubjectSubscription<Downstream: Subscriber>:
@@ -121,12 +122,10 @@ package final class SubjectSubscription<Downstream: Subscriber>:
     @usableFromInline
     package let lock = Locked(())
 
-    /// Open once demand is unlimited and nothing is owed; decides who lets go of the subscriber
-    /// kept for the fast lane, ``HandOffSubscriptionBase/serial``. With the flag after it the
-    /// subscription takes 117 bytes (for a class subscriber and an `Int` output), a 128-byte
-    /// allocation.
+    /// Open once demand is unlimited and nothing is owed; says whether the subscriber kept for the
+    /// fast lane, ``HandOffSubscriptionBase/serial``, is owed a release (see ``SubjectLane``).
     @usableFromInline
-    package let lane = ReleaseHandOff()
+    package let lane = SubjectLane()
 
     /// Something was left with the state machine from inside a delivery (a reentrant send or
     /// completion), for the turn's holder to drain. Only the holder's thread reads and writes it.
@@ -159,7 +158,7 @@ package final class SubjectSubscription<Downstream: Subscriber>:
     /// Hands the subscription to the subscriber, then delivers what it became owed meanwhile.
     @inlinable
     package func start(_ downstream: Downstream) {
-        _ = turn.run {
+        _ = inTurn {
             withMachine { $0.handingOver = true }
             downstream.receive(subscription: self)
             withMachine { $0.handingOver = false }
@@ -169,13 +168,11 @@ package final class SubjectSubscription<Downstream: Subscriber>:
 
     @inlinable
     package func offer(_ value: Output) {
-        let ranInTurn = turn.run {
-            if lane.enterIfOpen() {
-                // Demand is unlimited, so what the subscriber returns changes nothing.
+        let ranInTurn = inTurn {
+            if lane.isOpen {
+                // Demand is unlimited, so what the subscriber returns changes nothing. A cancel
+                // meanwhile leaves the subscriber for the end of this turn to let go of.
                 _ = serial.unsafelyUnwrapped.receive(value)
-                if lane.leave() {
-                    serial = nil
-                }
                 if leftInTurn {
                     drain()
                 }
@@ -195,7 +192,7 @@ package final class SubjectSubscription<Downstream: Subscriber>:
 
     @inlinable
     package func finish(_ completion: Subscribers.Completion<Failure>) {
-        let ranInTurn = turn.run {
+        let ranInTurn = inTurn {
             if let released = withMachine({ $0.finish(completion) }) {
                 closeLane()
                 released.downstream?.receive(completion: completion)
@@ -226,11 +223,11 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         // picks it up, except from inside `receive(subscription:)`: there Combine delivers a
         // `CurrentValueSubject`'s value at once, within the request, and so does Tether (one
         // level deep: a request from inside that delivery is left for the drain).
-        if owes, !turn.run({ drain() }), withMachine({ $0.takeHandingOver() }) {
+        if owes, !inTurn({ drain() }), withMachine({ $0.takeHandingOver() }) {
             drain()
         }
         if opens || (owes && withMachine({ $0.lanePasses })) {
-            lane.openWithoutDelivery()
+            lane.open()
         }
         parent?.acknowledgeDownstreamDemand()
     }
@@ -238,18 +235,44 @@ package final class SubjectSubscription<Downstream: Subscriber>:
     @inlinable
     package func cancelNow() {
         guard let released = withMachine({ $0.cancel() }) else { return }
-        if lane.stopFromOutside() {
-            serial = nil
-        }
+        lane.stop()
+        // Otherwise a turn is in progress, on this thread or another, and lets go at its end.
+        _ = turn.ifFree { releaseOwed() }
         released.parent?.detach(self)
     }
 
-    /// Ends the fast lane from the turn, after the state machine completed in it: no delivery on
-    /// the lane is in flight then.
+    /// Ends the fast lane from the turn, after the state machine completed in it, and lets go of
+    /// the subscriber kept for it.
     @inlinable
     package func closeLane() {
-        lane.stopFromSerialPath()
+        lane.stop()
+        releaseOwed()
+    }
+
+    /// Runs `body` in this thread's turn (see ``DownstreamTurn/run(_:)``), then lets go of the
+    /// lane's subscriber if a cancel left it owed: before the turn is given up, and again after,
+    /// for a cancel that found the turn taken once the first look was over (see ``SubjectLane``).
+    /// - Returns: `false`, without running `body`, when this thread holds the turn already.
+    @inlinable
+    package func inTurn(_ body: () -> Void) -> Bool {
+        let ran = turn.run {
+            body()
+            releaseOwed()
+        }
+        guard ran else { return false }
+        if lane.owesRelease {
+            _ = turn.ifFree { releaseOwed() }
+        }
+        return true
+    }
+
+    /// Lets go of the lane's subscriber if a cancel left it owed. Only in the turn, where no value
+    /// is in flight on the lane.
+    @inlinable
+    package func releaseOwed() {
+        guard lane.owesRelease else { return }
         serial = nil
+        lane.markReleased()
     }
 
     /// Delivers what was left or owed while this thread held the turn, until nothing is.

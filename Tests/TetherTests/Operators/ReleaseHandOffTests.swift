@@ -30,29 +30,6 @@ final class ReleaseHandOffTests: TetherTestCase {
         XCTAssertTrue(delivering.leave())
     }
 
-    func testAStateOpenedWithoutADeliveryIsEnteredOnlyWhileOpen() {
-        let handOff = ReleaseHandOff()
-        XCTAssertFalse(handOff.enterIfOpen(), "not open yet")
-        handOff.openWithoutDelivery()
-        XCTAssertTrue(handOff.enterIfOpen())
-        XCTAssertFalse(handOff.stopFromOutside(), "the delivery in flight releases")
-        XCTAssertTrue(handOff.leave())
-        XCTAssertFalse(handOff.enterIfOpen(), "stopped")
-
-        let idle = ReleaseHandOff()
-        idle.openWithoutDelivery()
-        XCTAssertTrue(idle.enterIfOpen())
-        XCTAssertFalse(idle.leave())
-        // Had opening counted a delivery, this stop would wait for a release that never comes.
-        XCTAssertTrue(idle.stopFromOutside(), "no delivery in flight: the stopper releases")
-        XCTAssertFalse(idle.enterIfOpen())
-
-        let neverOpened = ReleaseHandOff()
-        XCTAssertTrue(neverOpened.stopFromOutside())
-        neverOpened.openWithoutDelivery()
-        XCTAssertFalse(neverOpened.enterIfOpen(), "opening after the stop opens nothing")
-    }
-
     func testAValueBeforeTheSubscriptionCanBeIgnoredWithoutTakingTheState() {
         let handOff = ReleaseHandOff()
         XCTAssertFalse(handOff.enterIfSubscribed(), "no subscription yet")

@@ -120,6 +120,20 @@ final class SubjectRacesTests: TetherTestCase {
             })
     }
 
+    func testCancelRacingSendsOnTheLaneReleasesTheSubscriberWhileTheSubscriptionLives() {
+        Race.run(
+            setup: { () -> (PassthroughSubject<Int, TestError>, WeakBox, any Subscription) in
+                let (subject, subscriber) = subscribed(.unlimited)
+                return (subject, WeakBox(subscriber), subscriber.subscription!)
+            },
+            { state in (1...3).forEach(state.0.send) },
+            { $0.2.cancel() },
+            check: { state in
+                XCTAssertNil(state.1.object, "the cancelled subscription still holds its subscriber")
+                state.0.send(4)
+            })
+    }
+
     func testCancelRacingCancelOnASubjectSubscriptionReleasesTheSubscriber() {
         Race.run(
             setup: { () -> (PassthroughSubject<Int, TestError>, WeakBox, any Subscription) in

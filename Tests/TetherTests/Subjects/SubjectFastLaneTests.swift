@@ -87,10 +87,63 @@ final class SubjectFastLaneTests: TetherTestCase {
         XCTAssertNil(weakSubscriber, "the cancelled subscription still holds its subscriber")
     }
 
-    private func isOpen<Downstream>(_ conduit: SubjectSubscription<Downstream>) -> Bool {
-        conduit.lane.bits.load(ordering: .acquiring) & (ReleaseHandOff.subscribed | ReleaseHandOff.stopped)
-            == ReleaseHandOff.subscribed
+    /// The cancel finds the turn taken by the thread delivering on the lane, so it leaves the
+    /// subscriber to that turn, which lets go of it as it ends, while the subscription lives on.
+    func testASubscriberCancelledFromAnotherThreadDuringADeliveryIsLetGoWhenTheDeliveryEnds() {
+        let subject = PassthroughSubject<Int, Never>()
+        let (subscriber, subscription, inside, proceed) = blockingSubscriber(on: subject)
+        let sent = DispatchSemaphore(value: 0)
+        Thread {
+            subject.send(1)
+            sent.signal()
+        }.start()
+        inside.wait()
+        subscription.cancel()
+        XCTAssertNotNil(subscriber.object, "the value in flight keeps its subscriber")
+        proceed.signal()
+        sent.wait()
+        XCTAssertNil(subscriber.object, "the turn the cancel overlapped let go of the subscriber")
+        subject.send(2)
+        withExtendedLifetime(subscription) {}
     }
+
+    /// A subscriber that blocks in its first value until told to go on, and the subscription it
+    /// was given, which only the caller keeps.
+    private func blockingSubscriber(
+        on subject: PassthroughSubject<Int, Never>
+    ) -> (WeakBox, any Subscription, DispatchSemaphore, DispatchSemaphore) {
+        let subscriber = BlockingSubscriber()
+        subject.subscribe(subscriber)
+        let subscription = subscriber.subscription!
+        subscriber.subscription = nil
+        return (WeakBox(subscriber), subscription, subscriber.inside, subscriber.proceed)
+    }
+
+    private func isOpen<Downstream>(_ conduit: SubjectSubscription<Downstream>) -> Bool {
+        conduit.lane.isOpen
+    }
+}
+
+/// Asks for everything and blocks in each value until `proceed` is signalled, having signalled
+/// `inside`.
+private final class BlockingSubscriber: Subscriber, @unchecked Sendable {
+    let combineIdentifier = CombineIdentifier()
+    let inside = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    var subscription: (any Subscription)?
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        inside.signal()
+        proceed.wait()
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
 }
 
 /// Asks for everything, keeps its subscription for good, and cancels it on receiving
