@@ -303,6 +303,17 @@ struct PublisherChecker<P: Publisher> {
         return true
     }
 
+    /// Waits, within ``Options/timeout``, until no value has reached `probe` for a millisecond.
+    /// - Returns: `false` when values kept arriving.
+    func settled(_ probe: Probe) -> Bool {
+        var count = probe.valueCount
+        return eventually {
+            usleep(1_000)
+            defer { count = probe.valueCount }
+            return probe.valueCount == count
+        }
+    }
+
     /// Gives an asynchronous publisher time to do what it must not.
     func quiet() {
         if options.quietPeriod > 0 {
