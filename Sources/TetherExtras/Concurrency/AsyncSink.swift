@@ -123,16 +123,15 @@ extension Subscribers {
         public func cancel() {
             let (previous, running, released) = state.withLock {
                 state -> (UpstreamStatus, Task<Void, Never>?, (ValueHandler?, CompletionHandler?)) in
+                let previous = UpstreamStatus.end(&state.status)
                 defer {
                     state = State(status: .terminal)
                 }
-                return (state.status, state.running, (state.onValue, state.onCompletion))
+                return (previous, state.running, (state.onValue, state.onCompletion))
             }
             _ = released
             running?.cancel()
-            if case .subscribed(let subscription) = previous {
-                subscription.cancel()
-            }
+            previous.takeSubscription()?.cancel()
         }
 
         private func launch(_ job: Int) {
