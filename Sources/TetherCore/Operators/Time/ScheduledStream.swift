@@ -8,14 +8,6 @@
 /// does, as in Combine. Once the completion has been delivered, the upstream is let go.
 @usableFromInline
 internal struct ScheduledStream<Downstream: Subscriber> {
-    @usableFromInline
-    internal enum Link {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case completing(any Subscription)
-        case terminal
-    }
-
     /// What a cancel hands back, for the caller to release and cancel outside the lock.
     @usableFromInline
     internal struct Cancelled {
@@ -29,7 +21,7 @@ internal struct ScheduledStream<Downstream: Subscriber> {
         }
     }
 
-    @usableFromInline var link = Link.awaitingSubscription
+    @usableFromInline var link = ScheduledLink.awaitingSubscription
     @usableFromInline var queue: DeliveryQueue<Downstream>
 
     @inlinable

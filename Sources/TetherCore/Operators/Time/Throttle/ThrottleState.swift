@@ -8,15 +8,6 @@
 /// value, or is scheduled on its own. A cancel before the subscription ends the stream.
 @usableFromInline
 internal struct ThrottleState<Output, Failure: Error, Time: Strideable> {
-    @usableFromInline
-    internal enum Link {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        /// The upstream completed; the completion waits for its emission.
-        case completing(any Subscription)
-        case terminal
-    }
-
     /// What to do with an arriving value.
     @usableFromInline
     internal enum Arrival {
@@ -30,7 +21,7 @@ internal struct ThrottleState<Output, Failure: Error, Time: Strideable> {
 
     @usableFromInline let interval: Time.Stride
     @usableFromInline let latest: Bool
-    @usableFromInline var phase = Link.awaitingSubscription
+    @usableFromInline var phase = ScheduledLink.awaitingSubscription
     @usableFromInline var lastEmission: Time?
     @usableFromInline var pendingValue: Output?
     @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
