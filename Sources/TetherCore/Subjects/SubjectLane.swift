@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// Every delivery on the lane happens in the subscription's ``DownstreamTurn``, and so does every
 /// release of the subscriber: the turn's gate, which the delivering thread holds anyway, is what
-/// keeps the subscriber alive while a value is in flight. A value on the lane therefore costs two
-/// loads of this word and no read-modify-write. The protocol, for a cancel on any thread:
+/// keeps the subscriber alive while a value is in flight. A value on the lane therefore costs
+/// three loads of this word (before the value, before the turn is given up, after) and no
+/// read-modify-write. The protocol, for a cancel on any thread:
 ///
 /// 1. The cancel marks the lane stopped (``stop()``), so no value enters it again.
 /// 2. It then releases the subscriber itself if it can take the turn without waiting

@@ -94,8 +94,7 @@ extension SpecializedSubjectParent {
 /// the fast lane: in the sender's turn it goes to the subscriber kept in
 /// ``HandOffSubscriptionBase/serial`` without the state's lock, and the ``lane`` says whether a
 /// cancel left that subscriber for the turn to let go of (see ``SubjectLane``). A value that finds
-/// the lane closed
-/// (limited demand, a latest value owed, the end) goes through the state machine.
+/// the lane closed (limited demand, a latest value owed, the end) goes through the state machine.
 @usableFromInline
 package final class SubjectSubscription<Downstream: Subscriber>:
     HandOffSubscriptionBase<SubjectSubscriptionState<Downstream>, Downstream?>,

@@ -62,7 +62,7 @@ final class TimeOperatorRacesTests: TetherTestCase {
                 check: { _, subscriber in
                     flush()
                     let values = subscriber.values
-                    XCTAssertEqual(values, Array(1...5).prefix(values.count).map { $0 }, name)
+                    XCTAssertEqual(values, Array((1...5).prefix(values.count)), name)
                     // A value already taken off the line when the cancel came may still arrive.
                     XCTAssertLessThanOrEqual(subscriber.signalsAfterCancel, 1, name)
                     XCTAssertEqual(subscriber.overlaps, 0, name)
@@ -83,7 +83,7 @@ final class TimeOperatorRacesTests: TetherTestCase {
                     let events = subscriber.events
                     XCTAssertEqual(subscriber.completions, 1, name)
                     if case .completion = events.last {} else { XCTFail("\(name): completion is not last: \(events)") }
-                    XCTAssertEqual(subscriber.values, Array(1...3).prefix(subscriber.values.count).map { $0 }, name)
+                    XCTAssertEqual(subscriber.values, Array((1...3).prefix(subscriber.values.count)), name)
                     XCTAssertEqual(subscriber.overlaps, 0, name)
                 })
         }
