@@ -100,9 +100,7 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttac
             state.issued += 1
             return (state.hub.conduits, state.issued)
         }
-        for entry in receivers {
-            entry.offer(entry.conduit, input)
-        }
+        receivers.offer(input)
         let replaced = state.withLock { state -> Value? in
             guard ticket > state.stored else { return nil }
             state.stored = ticket

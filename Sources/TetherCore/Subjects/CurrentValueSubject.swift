@@ -101,9 +101,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
             state.value = input
             return state.hub.conduits
         }
-        for entry in receivers {
-            entry.offer(entry.conduit, input)
-        }
+        receivers.offer(input)
     }
 
     /// Sends the completion to every subscriber; only the first completion counts.

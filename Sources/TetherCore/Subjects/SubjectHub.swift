@@ -135,6 +135,22 @@ package struct SubjectReceivers<Output, Failure: Error>: Sequence {
         return nil
     }
 
+    /// Offers `value` to every subscription, in the order they attached: the loop of
+    /// `CurrentValueSubject`, `@Published` and `ReplaySubject`, on the receivers each copied out
+    /// of its lock. It reads the entries where they are. A `for` loop over the receivers compiled,
+    /// in those three, to two more copies of the first entry, each a retain and release of its
+    /// conduit (`callgrind`, one subscriber: 8 retains a `CurrentValueSubject` send against 7, and
+    /// 8% more instructions). `PassthroughSubject.send` keeps its `for` loop, which there compiles
+    /// to the one copy and this method to three.
+    @inlinable
+    package func offer(_ value: Output) {
+        guard let first else { return }
+        first.offer(first.conduit, value)
+        for entry in rest {
+            entry.offer(entry.conduit, value)
+        }
+    }
+
     @inlinable
     package func makeIterator() -> Iterator {
         Iterator(self)

@@ -99,9 +99,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectCondui
             state.buffer.append(input, keepingAtMost: capacity)
             return state.hub.conduits
         }
-        for entry in receivers {
-            entry.offer(entry.conduit, input)
-        }
+        receivers.offer(input)
     }
 
     /// Sends the completion to every subscriber, after the values each is owed; only the first
