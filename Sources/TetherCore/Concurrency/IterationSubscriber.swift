@@ -191,7 +191,7 @@ internal struct IterationState<Output, Failure: Error> {
 
     @inlinable
     mutating func receive(_ input: Output) -> InputAction {
-        guard case .subscribed = status else { return .end(takeWaiters(answering: .success(nil))) }
+        guard status.isSubscribed() else { return .end(takeWaiters(answering: .success(nil))) }
         guard let waiter = waiters.popFirst() else { return .unrequested }
         return .deliver(waiter)
     }

@@ -20,6 +20,21 @@ package enum UpstreamStatus {
     /// The upstream's subscription, moved out of a status that is not used again (what
     /// ``end(_:)`` returned): unlike ``subscription``, no copy of the existential and no release
     /// of the original, which would each go through run-time value witnesses.
+    /// Whether the status is `subscribed`, without copying it: the check on a value's path. Reading
+    /// a case in place (`if case .subscribed = status`) copies the status, and so the subscription
+    /// through run-time value witnesses, and destroys the copy; this moves the status out and back.
+    @inlinable
+    package mutating func isSubscribed() -> Bool {
+        switch consume self {
+        case .subscribed(let subscription):
+            self = .subscribed(subscription)
+            return true
+        case let other:
+            self = other
+            return false
+        }
+    }
+
     @inlinable
     package consuming func takeSubscription() -> (any Subscription)? {
         switch consume self {

@@ -90,7 +90,7 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     @inlinable
     internal func receive(_ input: Downstream.Output) -> Subscribers.Demand {
         let subject = status.withLock { state -> Downstream? in
-            guard case .subscribed = state.status else { return nil }
+            guard state.status.isSubscribed() else { return nil }
             return state.subject
         }
         subject?.send(input)

@@ -94,7 +94,7 @@ extension Subscribers {
         /// - Returns: `.none`: the next value is requested when the closure has returned.
         public func receive(_ input: Input) -> Subscribers.Demand {
             let job = state.withLock { state -> Int? in
-                guard case .subscribed = state.status, !state.busy else {
+                guard state.status.isSubscribed(), !state.busy else {
                     // Terminal, or a value beyond the demand of one: dropped.
                     return nil
                 }
@@ -108,7 +108,7 @@ extension Subscribers {
         /// - Parameter completion: How the publisher finished.
         public func receive(completion: Subscribers.Completion<Failure>) {
             let job = state.withLock { state -> Int? in
-                guard case .subscribed = state.status else { return nil }
+                guard state.status.isSubscribed() else { return nil }
                 state.status = .terminal
                 if state.busy {
                     state.deferredCompletion = completion

@@ -149,6 +149,25 @@ final class UpstreamLinkTests: XCTestCase {
         XCTAssertNil(released, "moved out, the subscription is released exactly once, with the last reference")
     }
 
+    func testIsSubscribedAnswersForEachCaseAndLeavesTheStatusAsItWas() {
+        weak var released: RecordingSubscription?
+        do {
+            let subscription = RecordingSubscription()
+            released = subscription
+            var status = UpstreamStatus.awaitingSubscription
+            var answers = ["awaiting: \(status.isSubscribed()) -> \(describe(status))"]
+            _ = status.attach(subscription)
+            answers.append("subscribed: \(status.isSubscribed()) -> \(describe(status))")
+            XCTAssertTrue(status.subscription as? RecordingSubscription === subscription)
+            _ = UpstreamStatus.end(&status)
+            answers.append("ended: \(status.isSubscribed()) -> \(describe(status))")
+            XCTAssertEqual(
+                answers,
+                ["awaiting: false -> awaiting", "subscribed: true -> subscribed(other)", "ended: false -> terminal"])
+        }
+        XCTAssertNil(released, "checking neither copies the subscription for good nor loses it")
+    }
+
     func testAttachingDoesNotOpenTheHandOff() {
         // A link used only for its status (print, output(in:)) never opens the hand-off; a value
         // entering it before `open` traps, so this asks the lenient form.

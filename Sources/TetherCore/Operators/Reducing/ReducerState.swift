@@ -95,7 +95,7 @@ internal struct ReducerState<Output> {
     ///   otherwise `.nothing`.
     @inlinable
     mutating func request() -> Action {
-        if case .subscribed = upstream {
+        if upstream.isSubscribed() {
             requested = true
             return .nothing
         }

@@ -85,7 +85,7 @@ internal struct ReplacingState {
     ///   demand outstanding; otherwise `.end`.
     @inlinable
     mutating func complete(substituting: Bool) -> Completion {
-        guard case .subscribed = upstream else { return .nothing }
+        guard upstream.isSubscribed() else { return .nothing }
         upstream = .terminal
         if substituting, outstanding == .none {
             parked = true

@@ -57,7 +57,7 @@ internal struct DeliveryQueue<Downstream: Subscriber> {
     /// The deliverer's next event, or `.idle` (which ends its turn).
     @inlinable
     mutating func next() -> Step {
-        guard let downstream, ready > 0, let event = events.popFirst() else {
+        guard ready > 0, let downstream, let event = events.popFirst() else {
             draining = false
             return .idle
         }
@@ -80,14 +80,17 @@ internal struct DeliveryQueue<Downstream: Subscriber> {
     /// the lock, until one is `.idle`; hands the demand of each value to `demanded` as soon as it
     /// is returned (when it is not `.none`).
     @inlinable
-    static func drain(from step: Step, next: () -> Step, _ demanded: (Subscribers.Demand) -> Void) {
-        var step = step
-        while case .deliver(let event, let downstream) = step {
-            switch event {
-            case .value(let value):
+    static func drain(from step: consuming Step, next: () -> Step, _ demanded: (Subscribers.Demand) -> Void) {
+        // Each step is moved into the switch, not read in place: a `while case` over it copied
+        // the step and then destroyed it, a retain and release of the subscriber a value.
+        while true {
+            switch consume step {
+            case .idle:
+                return
+            case .deliver(.value(let value), let downstream):
                 let demand = downstream.receive(value)
                 if demand > 0 { demanded(demand) }
-            case .completion(let completion):
+            case .deliver(.completion(let completion), let downstream):
                 downstream.receive(completion: completion)
             }
             step = next()

@@ -10,3 +10,21 @@ internal enum ScheduledLink {
     case completing(any Subscription)
     case terminal
 }
+
+extension ScheduledLink {
+    /// Whether the link is `subscribed`: the check of every value. The link is moved out and back
+    /// rather than read in place, since reading its case in place copies it, the subscription
+    /// through run-time value witnesses (Docs/FastWithoutTheSpecialiser.md, "Subscriptions moved
+    /// out, not copied").
+    @inlinable
+    internal mutating func isSubscribed() -> Bool {
+        switch consume self {
+        case .subscribed(let upstream):
+            self = .subscribed(upstream)
+            return true
+        case let other:
+            self = other
+            return false
+        }
+    }
+}

@@ -43,7 +43,7 @@ internal struct ScheduledStream<Downstream: Subscriber> {
     ///   once the upstream completed and once the stream ended.
     @inlinable
     mutating func receive(_ value: Downstream.Input) -> Bool {
-        guard case .subscribed = link else { return false }
+        guard link.isSubscribed() else { return false }
         return queue.enqueue(.value(value))
     }
 
@@ -83,11 +83,15 @@ internal struct ScheduledStream<Downstream: Subscriber> {
     /// completion went out, the upstream is let go.
     @inlinable
     mutating func next() -> DeliveryQueue<Downstream>.Step {
-        let step = queue.next()
-        if case .idle = step, queue.downstream == nil {
-            link = .terminal
+        switch queue.next() {
+        case .idle:
+            if queue.downstream == nil {
+                link = .terminal
+            }
+            return .idle
+        case let step:
+            return step
         }
-        return step
     }
 
     /// The subscriber cancelled.

@@ -39,7 +39,7 @@ internal struct DebounceState<Output> {
     ///   previous timer's cancellable, which the caller cancels.
     @inlinable
     mutating func receive(_ value: Output) -> (generation: Int, previous: (any Cancellable)?)? {
-        guard case .subscribed = phase else { return nil }
+        guard phase.isSubscribed() else { return nil }
         generation += 1
         current = value
         let previous = timer?.clock
@@ -52,7 +52,7 @@ internal struct DebounceState<Output> {
     ///   overtaken, or the stream ended meanwhile.
     @inlinable
     mutating func started(_ generation: Int, clock: any Cancellable) -> (any Cancellable)? {
-        guard case .subscribed = phase, let timer, timer.generation == generation else { return clock }
+        guard phase.isSubscribed(), let timer, timer.generation == generation else { return clock }
         self.timer = (generation, clock)
         return nil
     }
@@ -60,7 +60,7 @@ internal struct DebounceState<Output> {
     /// Timer number `generation` fired.
     @inlinable
     mutating func fire(_ generation: Int) -> Firing {
-        guard case .subscribed = phase, let timer, timer.generation == generation else { return .ignore }
+        guard phase.isSubscribed(), let timer, timer.generation == generation else { return .ignore }
         self.timer = nil
         guard demand > 0 else { return .due(nil, clock: timer.clock) }
         demand -= 1
@@ -70,7 +70,7 @@ internal struct DebounceState<Output> {
     /// The subscriber requested `more`, or returned it from a value.
     @inlinable
     mutating func request(_ more: Subscribers.Demand) {
-        guard case .subscribed = phase else { return }
+        guard phase.isSubscribed() else { return }
         demand += more
     }
 
@@ -79,7 +79,7 @@ internal struct DebounceState<Output> {
     ///   (if any) inside `.some`.
     @inlinable
     mutating func complete() -> (any Cancellable)?? {
-        guard case .subscribed = phase else { return nil }
+        guard phase.isSubscribed() else { return nil }
         phase = .terminal
         defer { timer = nil }
         return .some(timer?.clock)

@@ -115,7 +115,7 @@ extension Publishers.Throttle {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard state.withLock({ $0.isSubscribed }) else { return .none }
+            guard state.withLock({ $0.phase.isSubscribed() }) else { return .none }
             let now = scheduler.now
             switch state.withLock({ $0.receive(input, now: now) }) {
             case .none:
@@ -142,7 +142,7 @@ extension Publishers.Throttle {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard state.withLock({ $0.isSubscribed }) else { return }
+            guard state.withLock({ $0.phase.isSubscribed() }) else { return }
             _ = scheduler.now
             if state.withLock({ $0.complete(completion) }) {
                 scheduler.schedule { [weak self] in self?.emit() }

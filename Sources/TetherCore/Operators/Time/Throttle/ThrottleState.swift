@@ -34,12 +34,6 @@ internal struct ThrottleState<Output, Failure: Error, Time: Strideable> {
     }
 
     @inlinable
-    var isSubscribed: Bool {
-        guard case .subscribed = phase else { return false }
-        return true
-    }
-
-    @inlinable
     var hasScheduledEmission: Bool { pendingValue != nil || pendingCompletion != nil }
 
     /// The upstream's subscription arrived.
@@ -54,7 +48,7 @@ internal struct ThrottleState<Output, Failure: Error, Time: Strideable> {
     /// A value arrived at `now`.
     @inlinable
     mutating func receive(_ value: Output, now: Time) -> Arrival {
-        guard isSubscribed, demand > 0 else { return .none }
+        guard phase.isSubscribed(), demand > 0 else { return .none }
         if hasScheduledEmission {
             if latest { pendingValue = value }
             return .none
@@ -110,7 +104,7 @@ internal struct ThrottleState<Output, Failure: Error, Time: Strideable> {
     /// The subscriber requested `more` (or returned it from a value).
     @inlinable
     mutating func request(_ more: Subscribers.Demand) {
-        guard isSubscribed else { return }
+        guard phase.isSubscribed() else { return }
         demand += more
     }
 
