@@ -68,9 +68,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     /// - Parameter input: The value to send.
     @inlinable
     public func send(_ input: Output) {
-        for entry in withHub({ $0.receivers }) {
-            entry.offer(entry.conduit, input)
-        }
+        withHub({ $0.receivers }).offer(input)
     }
 
     /// Sends the completion to every subscriber; only the first completion counts.

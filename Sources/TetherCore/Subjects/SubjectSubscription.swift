@@ -28,6 +28,12 @@ package struct SubjectEntry<Output, Failure: Error> {
     }
 
     /// An entry for a conduit of another kind (TetherExtras' replay conduit).
+    /// Offers `value` to the subscription.
+    @inlinable
+    package func send(_ value: Output) {
+        offer(conduit, value)
+    }
+
     @inlinable
     package init(
         conduit: any SubjectConduitProtocol<Output, Failure>,
