@@ -63,7 +63,7 @@ extension Publishers.CollectByCount {
         /// Held for the whole life, as Combine holds it.
         @usableFromInline let downstream: Downstream
         /// Serial path only, or whichever side the hand-off names.
-        @usableFromInline var buffer: [Upstream.Output] = []
+        @usableFromInline @exclusivity(unchecked) var buffer: [Upstream.Output] = []
 
         @inlinable
         init(downstream: Downstream, count: Int) {

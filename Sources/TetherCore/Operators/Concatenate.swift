@@ -89,6 +89,7 @@ extension Publishers.Concatenate {
 
         /// Read and written only on the serial path, or by the side the hand-off names.
         @usableFromInline
+        @exclusivity(unchecked)
         internal var owned: Owned?
 
         /// The subscriber again, held for the subscription's whole life as Combine's is;

@@ -73,7 +73,7 @@ extension Publishers.Drop {
         /// Held for the subscription's whole life, as Combine holds it.
         @usableFromInline let downstream: Downstream
         /// Serial path only: the elements still to omit.
-        @usableFromInline var remaining: Int
+        @usableFromInline @exclusivity(unchecked) var remaining: Int
 
         @inlinable
         init(downstream: Downstream, count: Int) {

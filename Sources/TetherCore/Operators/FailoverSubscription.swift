@@ -44,6 +44,7 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
 
     /// Read and written only on the serial path, or by the side the hand-off names.
     @usableFromInline
+    @exclusivity(unchecked)
     package var owned: Owned?
 
     /// The current source's delivered values; serial path only.

@@ -172,6 +172,7 @@ extension Publishers.HandleEvents {
 
         /// Read and written only on the serial path, or by the side the hand-off names.
         @usableFromInline
+        @exclusivity(unchecked)
         internal var owned: Owned?
 
         @inlinable

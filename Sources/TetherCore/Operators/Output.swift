@@ -60,9 +60,9 @@ extension Publishers.Output {
         /// Held for the subscription's whole life, as Combine holds it.
         @usableFromInline let downstream: Downstream
         /// Serial path only: the elements still to drop before the range.
-        @usableFromInline var untilStart: Int
+        @usableFromInline @exclusivity(unchecked) var untilStart: Int
         /// Serial path only: the elements the range still holds.
-        @usableFromInline var remaining: Int
+        @usableFromInline @exclusivity(unchecked) var remaining: Int
         @usableFromInline let isEmptyRange: Bool
 
         @inlinable

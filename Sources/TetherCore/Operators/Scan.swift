@@ -56,7 +56,8 @@ extension Publishers.Scan {
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let next: (Output, Upstream.Output) -> Output
-        @usableFromInline var accumulated: Output
+        /// Serial path only.
+        @usableFromInline @exclusivity(unchecked) var accumulated: Output
 
         @inlinable
         init(downstream: Downstream, initial: Output, next: @escaping (Output, Upstream.Output) -> Output) {

@@ -49,6 +49,7 @@ where Downstream.Failure == any Error {
 
     /// Read and written only on the serial path, or by the side the hand-off names.
     @usableFromInline
+    @exclusivity(unchecked)
     internal var owned: Owned?
 
     @usableFromInline

@@ -62,6 +62,7 @@ where Downstream.Input == Input {
 
     /// Read and written only on the serial path, or by the side the hand-off names.
     @usableFromInline
+    @exclusivity(unchecked)
     package var owned: Owned?
 
     @usableFromInline

@@ -23,9 +23,11 @@ internal final class WeakSink<Owner: AnyObject, Input, Failure: Error>: Subscrib
 
     // Touched only on the publisher's serial signal path.
     @usableFromInline
+    @exclusivity(unchecked)
     internal var onValue: ((Owner, Input) -> Void)?
 
     @usableFromInline
+    @exclusivity(unchecked)
     internal var onCompletion: ((Owner, Subscribers.Completion<Failure>) -> Void)?
 
     /// "Sink", or "Assign" for the weak assignment.

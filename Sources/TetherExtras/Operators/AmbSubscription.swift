@@ -20,6 +20,7 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
 
     /// Touched only by the winner's serial path, or by the side the hand-off names.
     @usableFromInline
+    @exclusivity(unchecked)
     internal var downstream: Downstream?
 
     @inlinable

@@ -115,10 +115,12 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     /// Serial path only, or whichever side the hand-off names. Released only once `state` has
     /// left `.subscribed`, so the side that ends a running stream finds it still there.
     @usableFromInline
+    @exclusivity(unchecked)
     internal var owned: Owned?
 
     /// The result so far; serial path only, like `owned`.
     @usableFromInline
+    @exclusivity(unchecked)
     internal var result: Output?
 
     /// The result the fold started from, for the mirror.

@@ -50,7 +50,7 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
     @usableFromInline let cancelled = Atomic<Bool>(false)
     @usableFromInline let downstream: Downstream
     /// Serial path only.
-    @usableFromInline var sawValue = false
+    @usableFromInline @exclusivity(unchecked) var sawValue = false
     @usableFromInline let output: Input
     @usableFromInline let decide: Decide
     @usableFromInline let name: StaticString

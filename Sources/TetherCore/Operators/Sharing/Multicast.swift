@@ -114,6 +114,7 @@ extension Publishers.Multicast {
 
         /// Read and written only on the serial path, or by the side the hand-off names.
         @usableFromInline
+        @exclusivity(unchecked)
         internal var downstream: Downstream?
 
         @inlinable

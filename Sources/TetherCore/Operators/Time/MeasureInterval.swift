@@ -84,9 +84,9 @@ extension Publishers.MeasureInterval {
         @usableFromInline let downstream: Downstream
         @usableFromInline let scheduler: Context
         /// Serial path only: the instant the last interval ends at.
-        @usableFromInline var last: Context.SchedulerTimeType?
+        @usableFromInline @exclusivity(unchecked) var last: Context.SchedulerTimeType?
         /// Serial path only: where the demand returned for an interval goes.
-        @usableFromInline var upstream: (any Subscription)?
+        @usableFromInline @exclusivity(unchecked) var upstream: (any Subscription)?
 
         @inlinable
         init(downstream: Downstream, scheduler: Context) {
