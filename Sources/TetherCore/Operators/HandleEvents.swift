@@ -211,16 +211,17 @@ extension Publishers.HandleEvents {
 
         @inlinable
         internal func receive(_ input: Output) -> Subscribers.Demand {
-            // After the end the value still goes down, without the hooks.
-            guard handOff.enterEvenBeforeSubscription(), let owned else { return downstream.receive(input) }
-            owned.receiveOutput?(input)
+            // After the end the value still goes down, without the hooks. The hook is called
+            // where it is kept: binding `owned` copied all four hooks, a value.
+            guard handOff.enterEvenBeforeSubscription() else { return downstream.receive(input) }
+            owned?.receiveOutput?(input)
             let demand = downstream.receive(input)
             if handOff.leave() {
-                self.owned = nil
+                owned = nil
                 return demand
             }
             if demand > 0 {
-                owned.receiveRequest?(demand)
+                owned?.receiveRequest?(demand)
             }
             return demand
         }

@@ -150,12 +150,13 @@ extension Publishers.Buffer {
 
         @inlinable
         internal func receive(_ input: Output) -> Subscribers.Demand {
-            switch state.withLock({ $0.receive(input) }) {
+            let arrival = state.withLock { $0.receive(input) }
+            switch consume arrival {
             case .kept:
                 return .none
             case .drain(let step):
                 // On the upstream's own path: what it is owed goes back as returned demand.
-                return run(step).demand
+                return run(consume step).demand
             case .overflow(let makeError):
                 let error = makeError()
                 state.withLock { $0.overflowed(error) }?.cancel()
@@ -202,10 +203,13 @@ extension Publishers.Buffer {
         /// - Returns: What the upstream is owed, and whom to ask when this loop did not run on
         ///   the upstream's own path.
         @inlinable
-        internal func run(_ first: State.Step) -> (demand: Subscribers.Demand, upstream: (any Subscription)?) {
+        internal func run(_ first: consuming State.Step) -> (demand: Subscribers.Demand, upstream: (any Subscription)?)
+        {
             var step = first
             while true {
-                switch step {
+                // Moved into the switch, not read in place, which copied each step and destroyed
+                // it after, through the step's value witnesses (Docs/FastWithoutTheSpecialiser.md).
+                switch consume step {
                 case .deliver(let value, let downstream):
                     let more = downstream.receive(value)
                     step = state.withLock { $0.delivered(more) }

@@ -142,7 +142,7 @@ internal struct BufferState<Downstream: Subscriber> {
         precondition(
             !makingError, "Buffer received a value while its customError closure was making the error")
         guard let downstream, pending?.isFailure != true else { return .kept }
-        if case .awaitingSubscription = upstream { return .kept }
+        if upstream.isAwaitingSubscription() { return .kept }
         if !delivering, demand > 0, storage.isEmpty, size > 0 {
             // The common case of a downstream with demand: straight through, no queueing. A
             // buffer of size zero is always full, as in Combine: its policy sees every value.
@@ -274,7 +274,7 @@ internal struct BufferState<Downstream: Subscriber> {
     @inlinable
     mutating func cancel() -> Released? {
         // As in Combine, a cancel before the upstream's subscription is ignored.
-        guard let downstream, !upstream.isAwaitingSubscription else { return nil }
+        guard let downstream, !upstream.isAwaitingSubscription() else { return nil }
         let released = terminate(downstream)
         upstream = .done(refill: nil)
         taken = RingBuffer()
@@ -298,10 +298,19 @@ internal struct BufferState<Downstream: Subscriber> {
 }
 
 extension BufferState.Upstream {
+    /// Whether the subscription has not come yet. The link is moved out and back rather than read
+    /// in place, which would copy it, the subscription through its value witness: this is the
+    /// check of every value (Docs/FastWithoutTheSpecialiser.md).
     @inlinable
-    internal var isAwaitingSubscription: Bool {
-        if case .awaitingSubscription = self { return true }
-        return false
+    internal mutating func isAwaitingSubscription() -> Bool {
+        switch consume self {
+        case .awaitingSubscription:
+            self = .awaitingSubscription
+            return true
+        case let other:
+            self = other
+            return false
+        }
     }
 
     /// The subscription to ask for refills: the live one, or the one kept after the end.
