@@ -17,9 +17,6 @@ package enum UpstreamStatus {
         return nil
     }
 
-    /// The upstream's subscription, moved out of a status that is not used again (what
-    /// ``end(_:)`` returned): unlike ``subscription``, no copy of the existential and no release
-    /// of the original, which would each go through run-time value witnesses.
     /// Whether the status is `subscribed`, without copying it: the check on a value's path. Reading
     /// a case in place (`if case .subscribed = status`) copies the status, and so the subscription
     /// through run-time value witnesses, and destroys the copy; this moves the status out and back.
@@ -35,6 +32,9 @@ package enum UpstreamStatus {
         }
     }
 
+    /// The upstream's subscription, moved out of a status that is not used again (what
+    /// ``end(_:)`` returned): unlike ``subscription``, no copy of the existential and no release
+    /// of the original, which would each go through run-time value witnesses.
     @inlinable
     package consuming func takeSubscription() -> (any Subscription)? {
         switch consume self {
