@@ -40,12 +40,12 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             // The step runs only on the upstream's serial path, so the flag needs no lock.
-            var dropping = true
+            let dropping = SerialVariable(true)
             upstream.subscribe(
                 VerdictSubscription<Output, Failure, S>(name: "DropWhile", downstream: subscriber) {
                     value in
-                    if dropping, predicate(value) { return .skipAndReplace }
-                    dropping = false
+                    if dropping.value, predicate(value) { return .skipAndReplace }
+                    dropping.value = false
                     return .pass
                 })
         }

@@ -63,7 +63,7 @@ extension ValueVerdict {
     package static func removingDuplicates<Input, PredicateFailure: Error>(
         by predicate: @escaping (Input, Input) throws(PredicateFailure) -> Bool
     ) -> (Input) -> ValueVerdict {
-        let last = LastElement<Input>()
+        let last = SerialVariable<Input?>(nil)
         return { input in
             defer { last.value = input }
             guard let previous = last.value else { return .pass }
@@ -102,15 +102,4 @@ extension Publisher {
     ) -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }
-}
-
-/// The element `removeDuplicates` received last, kept by its step (see
-/// ``ValueVerdict/removingDuplicates(by:)``). Only the relay's serial path reads and writes it.
-@usableFromInline
-internal final class LastElement<Input> {
-    @usableFromInline @exclusivity(unchecked)
-    internal var value: Input?
-
-    @inlinable
-    internal init() {}
 }

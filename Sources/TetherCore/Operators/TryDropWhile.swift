@@ -40,18 +40,18 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             // The step runs only on the upstream's serial path, so the flag needs no lock.
-            var dropping = true
+            let dropping = SerialVariable(true)
             upstream.subscribe(
                 VerdictSubscription<Output, Upstream.Failure, S>(
                     name: "TryDropWhile", downstream: subscriber
                 ) { value in
-                    guard dropping else { return .pass }
+                    guard dropping.value else { return .pass }
                     do {
                         if try predicate(value) { return .skipAndReplace }
                     } catch {
                         return .fail(error)
                     }
-                    dropping = false
+                    dropping.value = false
                     return .pass
                 })
         }

@@ -54,15 +54,15 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let nextPartialResult = self.nextPartialResult
             // One running result per subscription, touched only on the relay's serial path.
-            var accumulated = initialResult
+            let accumulated = SerialVariable(initialResult)
             upstream.subscribe(
                 TrySubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "TryScan", downstream: subscriber, beforeSubscription: .forwardValues,
                     afterEnd: .deliver,
-                    mirror: .downstreamAnd { status in [("status", status), ("result", accumulated)] }
+                    mirror: .downstreamAnd { status in [("status", status), ("result", accumulated.value)] }
                 ) {
-                    accumulated = try nextPartialResult(accumulated, $0)
-                    return accumulated
+                    accumulated.value = try nextPartialResult(accumulated.value, $0)
+                    return accumulated.value
                 })
         }
     }
