@@ -148,6 +148,16 @@ package enum Ledger {
         #endif
     }
 
+    /// Records that `object` is alive, under the name of the type the user made: an object that
+    /// stands for one of Combine's types (a subject's `sink`, made as one object with its
+    /// subscription) is listed as that type.
+    @inlinable
+    package static func enter(_ object: AnyObject, as type: any AnyObject.Type) {
+        #if DEBUG
+        register(ObjectIdentifier(object), type)
+        #endif
+    }
+
     /// Records that `object` is gone. Called from the deinitialisers of subscription objects.
     @inlinable
     package static func leave(_ object: AnyObject) {

@@ -91,6 +91,19 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttac
         conduit.start(subscriber)
     }
 
+    /// Attaches a sink made by `sink` (see ``SubjectSink``) and delivers the current value to it
+    /// first, in the sink's turn, so a send from another thread meanwhile comes after it.
+    @inlinable
+    internal func attachSink(_ sink: SubjectSink<Value, Never>) {
+        _ = sink.inTurn {
+            let value = state.withLock { state -> Value in
+                _ = state.hub.attach(sink.entry)
+                return state.value
+            }
+            sink.deliverFirst(value)
+        }
+    }
+
     /// Publishes `input` in `willSet` order, then stores it.
     @inlinable
     internal func send(_ input: Value) {

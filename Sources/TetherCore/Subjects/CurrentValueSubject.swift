@@ -84,6 +84,27 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
 
     /// Sets the current value and sends it to every subscriber; ignored after completion.
     /// - Parameter input: The new value.
+    /// Attaches a sink made by `sink` (see ``SubjectSink``) and delivers the current value to it
+    /// first.
+    @inlinable
+    package func attachSink(_ sink: SubjectSink<Output, Failure>) {
+        // Attached and given the current value in the sink's turn, so a send from another thread
+        // meanwhile waits and comes after it.
+        _ = sink.inTurn {
+            let (value, completion) = state.withLock {
+                state -> (Output?, Subscribers.Completion<Failure>?) in
+                if let completion = state.hub.completion { return (nil, completion) }
+                _ = state.hub.attach(sink.entry)
+                return (state.value, nil)
+            }
+            if let value {
+                sink.deliverFirst(value)
+            } else if let completion {
+                sink.complete(completion)
+            }
+        }
+    }
+
     @inlinable
     public func send(_ input: Output) {
         publish(input, keptAfterCompletion: false)

@@ -66,6 +66,14 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
 
     /// Sends a value to every subscriber that has demand for it; ignored after completion.
     /// - Parameter input: The value to send.
+    /// Attaches a sink made by `sink` (see ``SubjectSink``).
+    @inlinable
+    package func attachSink(_ sink: SubjectSink<Output, Failure>) {
+        if let completion = withHub({ $0.attach(sink.entry) }) {
+            _ = sink.inTurn { sink.complete(completion) }
+        }
+    }
+
     @inlinable
     public func send(_ input: Output) {
         withHub({ $0.receivers }).offer(input)

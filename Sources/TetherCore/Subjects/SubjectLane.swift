@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Whether a subject's values may go straight to the subscriber a subscription keeps for them
-/// (``HandOffSubscriptionBase/serial``), and whether a cancel has left that subscriber for the
-/// subscription's turn to let go of.
+/// (``HandOffSubscriptionBase/serial``, or a ``SubjectSink``'s closures), and whether a cancel has
+/// left that subscriber for the subscription's turn to let go of.
 ///
 /// Every delivery on the lane happens in the subscription's ``DownstreamTurn``, and so does every
 /// release of the subscriber: the turn's gate, which the delivering thread holds anyway, is what
@@ -64,5 +64,31 @@ package struct SubjectLane: ~Copyable, Sendable {
     @inlinable
     package func markReleased() {
         bits.bitwiseOr(Self.released, ordering: .acquiringAndReleasing)
+    }
+
+    /// Runs `release`, letting go of what the lane's side keeps, if a stop left it owed (step 3).
+    /// Only in the turn, where nothing is in flight on the lane.
+    @inlinable
+    package func releaseIfOwed(_ release: () -> Void) {
+        guard owesRelease else { return }
+        release()
+        markReleased()
+    }
+
+    /// Runs `body` in `turn` (see ``DownstreamTurn/run(_:)``), then releases what a stop left
+    /// owed: before the turn is given up, and again after, for a stop that found the turn taken
+    /// once the first look was over (step 3).
+    /// - Returns: `false`, without running `body`, when this thread holds the turn already.
+    @inlinable
+    package func run(_ body: () -> Void, in turn: borrowing DownstreamTurn, release: () -> Void) -> Bool {
+        let ran = turn.run {
+            body()
+            releaseIfOwed(release)
+        }
+        guard ran else { return false }
+        if owesRelease {
+            _ = turn.ifFree { releaseIfOwed(release) }
+        }
+        return true
     }
 }

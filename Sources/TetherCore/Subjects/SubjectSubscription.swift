@@ -254,30 +254,19 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         releaseOwed()
     }
 
-    /// Runs `body` in this thread's turn (see ``DownstreamTurn/run(_:)``), then lets go of the
-    /// lane's subscriber if a cancel left it owed: before the turn is given up, and again after,
-    /// for a cancel that found the turn taken once the first look was over (see ``SubjectLane``).
+    /// Runs `body` in this thread's turn, then lets go of the lane's subscriber if a cancel left
+    /// it owed (see ``SubjectLane/run(_:in:release:)``).
     /// - Returns: `false`, without running `body`, when this thread holds the turn already.
     @inlinable
     package func inTurn(_ body: () -> Void) -> Bool {
-        let ran = turn.run {
-            body()
-            releaseOwed()
-        }
-        guard ran else { return false }
-        if lane.owesRelease {
-            _ = turn.ifFree { releaseOwed() }
-        }
-        return true
+        lane.run(body, in: turn) { serial = nil }
     }
 
     /// Lets go of the lane's subscriber if a cancel left it owed. Only in the turn, where no value
     /// is in flight on the lane.
     @inlinable
     package func releaseOwed() {
-        guard lane.owesRelease else { return }
-        serial = nil
-        lane.markReleased()
+        lane.releaseIfOwed { serial = nil }
     }
 
     /// Delivers what was left or owed while this thread held the turn, until nothing is.

@@ -168,12 +168,38 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
+        // A subject's sink is made as one object with its subscription (`SubjectSink`). The
+        // casts are to final classes, so a specialised `sink` decides this at compile time.
+        if let subject = self as? PassthroughSubject<Output, Failure> {
+            return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
+        }
+        if let subject = self as? CurrentValueSubject<Output, Failure> {
+            return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
+        }
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         #if DEBUG
         Ledger.noteOrigin(sink, publisher: self)
         #endif
         subscribe(sink)
+        return AnyCancellable(object: sink)
+    }
+}
+
+extension Publisher {
+    /// Makes a ``SubjectSink`` on `parent` and attaches it with `attach`: `sink` on a subject.
+    @inlinable
+    internal func sinkOnSubject(
+        _ parent: any SubjectConduitParent,
+        _ receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        _ receiveValue: @escaping (Output) -> Void,
+        attach: (SubjectSink<Output, Failure>) -> Void
+    ) -> AnyCancellable {
+        let sink = SubjectSink(parent: parent, receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        #if DEBUG
+        Ledger.noteOrigin(sink, publisher: self)
+        #endif
+        attach(sink)
         return AnyCancellable(object: sink)
     }
 }
@@ -186,7 +212,12 @@ extension Publisher where Failure == Never {
     ///   value. Deallocation of the result will tear down the subscription stream.
     @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+        // `$property.sink { … }`: a published property's subject makes the sink as one object too
+        // (a subject's own `sink` is decided in the general `sink`).
+        if let published = self as? Published<Output>.Publisher {
+            return sinkOnSubject(published.subject, { _ in }, receiveValue, attach: published.subject.attachSink)
+        }
+        return sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
 }
 

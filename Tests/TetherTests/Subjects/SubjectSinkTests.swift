@@ -1,0 +1,208 @@
+import Foundation
+@testable import TetherCore
+import TetherExtras
+import TetherTesting
+import XCTest
+
+/// `sink` on a subject is one object with its subscription (`SubjectSink`): the histories, the
+/// release of the closures and what the ledger and lifetimes see are those of a
+/// `Subscribers.Sink` on the subject's subscription.
+final class SubjectSinkTests: TetherTestCase {
+    /// An object the closures capture, to see when they are released.
+    private final class Captured: @unchecked Sendable {}
+
+    func testEachSubjectsSinkIsOneSubjectSink() throws {
+        let passthrough = PassthroughSubject<Int, Never>()
+        let current = CurrentValueSubject<Int, Never>(0)
+        let model = Model()
+        let cancellables = [passthrough.sink { _ in }, current.sink { _ in }, model.$level.sink { _ in }]
+        for cancellable in cancellables {
+            guard case .object(let object) = cancellable.canceller else {
+                return XCTFail("the cancellable holds no object")
+            }
+            XCTAssertTrue(object is SubjectSink<Int, Never>, "\(type(of: object))")
+        }
+        cancellables.forEach { $0.cancel() }
+    }
+
+    func testTheLedgerListsEachAsASinkOnItsSubject() throws {
+        try requireLedger()
+        let passthrough = PassthroughSubject<Int, Never>()
+        let current = CurrentValueSubject<Int, Never>(0)
+        let cancellables = [passthrough.sink { _ in }, current.sink { _ in }]
+        let live = SubscriptionLedger.snapshot()
+        XCTAssertEqual(live.map(\.description).sorted(), ["Sink ← CurrentValueSubject", "Sink ← PassthroughSubject"])
+        XCTAssertEqual(live.map(\.type), ["Subscribers.Sink", "Subscribers.Sink"])
+        cancellables.forEach { $0.cancel() }
+    }
+
+    func testValuesThenTheCompletionThenNothing() {
+        let subject = PassthroughSubject<Int, TestError>()
+        var events: [String] = []
+        let cancellable = subject.sink(
+            receiveCompletion: { events.append("\($0)") }, receiveValue: { events.append("\($0)") })
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .failure(TestError(id: 7)))
+        subject.send(3)
+        subject.send(completion: .finished)
+        XCTAssertEqual(events, ["1", "2", "failure(TestError(7))"])
+        cancellable.cancel()
+    }
+
+    func testACompletedSubjectGivesANewSinkItsCompletionOnly() {
+        let passthrough = PassthroughSubject<Int, Never>()
+        let current = CurrentValueSubject<Int, Never>(5)
+        passthrough.send(completion: .finished)
+        current.send(completion: .finished)
+        var events: [String] = []
+        let cancellables = [
+            passthrough.sink(receiveCompletion: { events.append("p \($0)") }) { events.append("p \($0)") },
+            current.sink(receiveCompletion: { events.append("c \($0)") }) { events.append("c \($0)") },
+        ]
+        XCTAssertEqual(events, ["p finished", "c finished"])
+        cancellables.forEach { $0.cancel() }
+    }
+
+    func testTheClosuresAreReleasedOnCancelOnCompletionAndOnAnEndedSubject() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var cancelled: Captured?
+        weak var completed: Captured?
+        var cancellables: [AnyCancellable] = []
+        do {
+            let first = Captured()
+            let second = Captured()
+            cancelled = first
+            completed = second
+            cancellables.append(subject.sink { _ in withExtendedLifetime(first) {} })
+            cancellables.append(
+                subject.sink(receiveCompletion: { _ in withExtendedLifetime(second) {} }, receiveValue: { _ in }))
+        }
+        XCTAssertNotNil(cancelled)
+        cancellables[0].cancel()
+        XCTAssertNil(cancelled, "a cancel releases the closures")
+        XCTAssertNotNil(completed)
+        subject.send(completion: .finished)
+        XCTAssertNil(completed, "the completion releases the closures")
+        weak var late: Captured?
+        do {
+            let third = Captured()
+            late = third
+            cancellables.append(subject.sink { _ in withExtendedLifetime(third) {} })
+        }
+        XCTAssertNil(late, "a sink on an ended subject keeps nothing")
+    }
+
+    func testValuesSentFromInsideTheCurrentValuesDeliveryComeAfterIt() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var received: [Int] = []
+        let cancellable = subject.sink { value in
+            received.append(value)
+            if value == 0 {
+                subject.send(1)
+                subject.send(2)
+                XCTAssertEqual(received, [0], "nothing nests inside the current value's delivery")
+            }
+        }
+        XCTAssertEqual(received, [0, 1, 2], "delivered before sink returns")
+        cancellable.cancel()
+    }
+
+    func testACompletionSentFromInsideADeliveryComesAfterTheValuesSentBeforeIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        var events: [String] = []
+        let cancellable = subject.sink(receiveCompletion: { events.append("\($0)") }) { value in
+            events.append("\(value)")
+            if value == 1 {
+                subject.send(2)
+                subject.send(completion: .finished)
+                subject.send(3)
+            }
+        }
+        subject.send(1)
+        XCTAssertEqual(events, ["1", "2", "finished"])
+        cancellable.cancel()
+    }
+
+    func testACancelFromInsideADeliveryDropsWhatWasLeftAndReleasesTheClosuresAfterIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        var cancellable: AnyCancellable?
+        weak var captured: Captured?
+        var aliveAfterCancel: Bool?
+        do {
+            let object = Captured()
+            captured = object
+            cancellable = subject.sink { value in
+                withExtendedLifetime(object) {}
+                received.append(value)
+                subject.send(value + 1)
+                cancellable?.cancel()
+                aliveAfterCancel = captured != nil
+            }
+        }
+        subject.send(1)
+        subject.send(5)
+        XCTAssertEqual(received, [1], "the value left before the cancel is dropped")
+        XCTAssertEqual(aliveAfterCancel, true, "the delivery under way keeps its closure")
+        XCTAssertNil(captured, "released once the delivery returned")
+    }
+
+    func testACancelFromAnotherThreadDuringADeliveryLeavesTheReleaseToTheDeliveringThread() {
+        let subject = PassthroughSubject<Int, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let delivered = DispatchSemaphore(value: 0)
+        weak var captured: Captured?
+        var cancellable: AnyCancellable?
+        do {
+            let object = Captured()
+            captured = object
+            cancellable = subject.sink { _ in
+                withExtendedLifetime(object) {}
+                entered.signal()
+                proceed.wait()
+            }
+        }
+        let sender = Thread {
+            subject.send(1)
+            delivered.signal()
+        }
+        sender.start()
+        entered.wait()
+        cancellable?.cancel()
+        XCTAssertNotNil(captured, "the closure is running on the other thread")
+        proceed.signal()
+        delivered.wait()
+        XCTAssertNil(captured, "the delivering thread released it at the end of its turn")
+        subject.send(2)
+        XCTAssertEqual(entered.wait(timeout: .now()), .timedOut, "nothing is delivered after the cancel")
+    }
+
+    func testAPublishedPropertysSinkGetsTheCurrentValueThenEachNewOne() {
+        let model = Model()
+        model.level = 1
+        var received: [Int] = []
+        let cancellable = model.$level.sink { received.append($0) }
+        model.level = 2
+        model.level = 3
+        cancellable.cancel()
+        model.level = 4
+        XCTAssertEqual(received, [1, 2, 3])
+    }
+
+    func testALifetimeBagForgetsASinkWhoseSubjectFinished() {
+        let subject = PassthroughSubject<Int, Never>()
+        let bag = CancellableBag()
+        subject.sink { _ in }.store(in: bag)
+        CurrentValueSubject<Int, Never>(0).sink { _ in }.store(in: bag)
+        XCTAssertEqual(bag.count, 2)
+        subject.send(completion: .finished)
+        XCTAssertEqual(bag.count, 1)
+        bag.cancel()
+    }
+
+    private final class Model {
+        @Published var level = 0
+    }
+}
