@@ -230,6 +230,18 @@ func registerAppScenarios() {
         blackHole(tally.sum)
     }
 
+    // `$property.sink { … }`, the plainest way an application watches a value: per change.
+    Catalog.appPublishedSink.register { benchmark in
+        let settings = Settings()
+        let tally = Tally()
+        let cancellable = settings.$level.sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { settings.level = value }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
     #if TETHER
     // Seven nested combineLatest levels, each erased: per send of the shared source.
     Catalog.appCombineLatest7.register { benchmark in
