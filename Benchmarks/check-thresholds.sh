@@ -6,6 +6,7 @@ cd "$(dirname "$0")"
 
 # See run.sh: a change to Tether's @inlinable code must rebuild the scenarios.
 find Benchmarks -name '*.swift' -exec touch {} +
+rm -f .build/release.yaml .build/release/description.json
 results=.build/thresholds
 rm -rf "$results"
 mkdir -p "$results"

@@ -61,6 +61,7 @@ SCENARIOS = [
     ("App: 12 erased stages, subscribe+cancel in a Set", "app"),
     ("App: @Published.map.removeDuplicates, erased, set", "app"),
     ("App: @Published property, sink, set", "app"),
+    ("App: erased subject, sink, send", "app"),
     ("App: 7 erased combineLatest levels, send", "app"),
     ("App: 1 erased combineLatest level, send", "app"),
     ("5x flatMapLatest { Just }, per element", "beyond"),

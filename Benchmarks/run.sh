@@ -13,6 +13,8 @@ mkdir -p "$results"
 # dependency change, so benchmarks built before a change to Tether would keep running (and
 # measuring) the old specialised code. Touching the scenario files makes every run build afresh.
 find Benchmarks Probes -name '*.swift' -exec touch {} +
+# Nor does it see a source file added to Tether while the cached build description lasts.
+rm -f .build/release.yaml .build/release/description.json
 
 echo "== Building the memory probes (release)" >&2
 swift build -c release --product MemoryTether >&2

@@ -136,6 +136,19 @@ func registerAppScenarios() {
         blackHole(tally.sum)
     }
 
+    // A subject handed out erased, as a protocol's `AnyPublisher`, and sunk: per send.
+    Catalog.appErasedSubjectSink.register { benchmark in
+        let feed: any Feed = SubjectFeed()
+        let tally = Tally()
+        let cancellable = feed.values.sink { tally.sum &+= $0 }
+        let subject = (feed as! SubjectFeed).subject
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
     // The twelve stages written inline, nothing erased: what erasure is compared with.
     Catalog.appPlain12.register { benchmark in
         let subject = PassthroughSubject<Int, Never>()

@@ -100,6 +100,7 @@ enum Catalog {
         name: "App: 12 erased stages, subscribe+cancel in a Set", operations: 1_000)
     static let appPublished = Scenario(name: "App: @Published.map.removeDuplicates, erased, set", operations: 1_000)
     static let appPublishedSink = Scenario(name: "App: @Published property, sink, set", operations: 1_000)
+    static let appErasedSubjectSink = Scenario(name: "App: erased subject, sink, send", operations: 1_000)
     static let appCombineLatest7 = Scenario(name: "App: 7 erased combineLatest levels, send", operations: 1_000)
     static let appCombineLatest1 = Scenario(name: "App: 1 erased combineLatest level, send", operations: 1_000)
 

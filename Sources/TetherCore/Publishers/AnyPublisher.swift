@@ -32,6 +32,12 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
         box.subscribe(box, AnySubscriber(subscriber))
     }
 
+    /// The publisher `box` wraps, erased.
+    @inlinable
+    internal init(box: ErasedPublisherBox<Output, Failure>) {
+        self.box = box
+    }
+
     /// `"AnyPublisher"`.
     public var description: String { "AnyPublisher" }
 
@@ -71,13 +77,32 @@ internal class ErasedPublisherBox<Output, Failure: Error> {
     @usableFromInline
     internal let valueAtHand: ((ErasedPublisherBox) -> Output)?
 
+    /// Makes a `sink` on the subject the box wraps as `sink` on the subject itself does (one
+    /// ``SubjectSink``), so an erased subject, the way an application hands one out, costs what
+    /// the subject does; `nil` for any other publisher. Made where the subject's types are known.
+    @usableFromInline
+    internal let sinkOnSubject:
+        (
+            (
+                ErasedPublisherBox, @escaping (Subscribers.Completion<Failure>) -> Void,
+                @escaping (Output) -> Void
+            ) -> AnyCancellable
+        )?
+
     @inlinable
     init(
         subscribe: @escaping (ErasedPublisherBox, AnySubscriber<Output, Failure>) -> Void,
-        valueAtHand: ((ErasedPublisherBox) -> Output)?
+        valueAtHand: ((ErasedPublisherBox) -> Output)?,
+        sinkOnSubject: (
+            (
+                ErasedPublisherBox, @escaping (Subscribers.Completion<Failure>) -> Void,
+                @escaping (Output) -> Void
+            ) -> AnyCancellable
+        )?
     ) {
         self.subscribe = subscribe
         self.valueAtHand = valueAtHand
+        self.sinkOnSubject = sinkOnSubject
     }
 }
 
@@ -93,7 +118,44 @@ internal final class PublisherBox<Base: Publisher>: ErasedPublisherBox<Base.Outp
             subscribe: { box, subscriber in
                 unsafeDowncast(box, to: PublisherBox.self).base.receive(subscriber: subscriber)
             },
-            valueAtHand: isJust(Base.self) ? { valueOfJust(unsafeDowncast($0, to: PublisherBox.self).base) } : nil)
+            valueAtHand: isJust(Base.self) ? { valueOfJust(unsafeDowncast($0, to: PublisherBox.self).base) } : nil,
+            sinkOnSubject: PublisherBox.sinkOnSubject)
+    }
+
+    /// ``ErasedPublisherBox/sinkOnSubject`` for a box of `Base`. The checks are of final classes,
+    /// so where the box is made specialised they are settled at compile time.
+    @inlinable
+    static var sinkOnSubject:
+        (
+            (
+                ErasedPublisherBox<Base.Output, Base.Failure>,
+                @escaping (Subscribers.Completion<Base.Failure>) -> Void, @escaping (Base.Output) -> Void
+            ) -> AnyCancellable
+        )?
+    {
+        typealias Passthrough = PassthroughSubject<Base.Output, Base.Failure>
+        typealias CurrentValue = CurrentValueSubject<Base.Output, Base.Failure>
+        if Base.self is Passthrough.Type {
+            return { box, receiveCompletion, receiveValue in
+                let subject = unsafeDowncast(baseObject(box), to: Passthrough.self)
+                return AnyPublisher(box: box)
+                    .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
+            }
+        }
+        if Base.self is CurrentValue.Type {
+            return { box, receiveCompletion, receiveValue in
+                let subject = unsafeDowncast(baseObject(box), to: CurrentValue.self)
+                return AnyPublisher(box: box)
+                    .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
+            }
+        }
+        return nil
+    }
+
+    /// The publisher `box` wraps, which is a class instance.
+    @inlinable
+    static func baseObject(_ box: ErasedPublisherBox<Base.Output, Base.Failure>) -> AnyObject {
+        unsafeDowncast(box, to: PublisherBox.self).base as AnyObject
     }
 
     /// Allocates the box behind a call that is never inlined, as ``ErasedSubscriber``'s boxes

@@ -168,13 +168,17 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        // A subject's sink is made as one object with its subscription (`SubjectSink`). The
-        // casts are to final classes, so a specialised `sink` decides this at compile time.
+        // A subject's sink is made as one object with its subscription (`SubjectSink`), and so
+        // is an erased subject's. The casts are to final classes and to `AnyPublisher`, so a
+        // specialised `sink` decides this at compile time.
         if let subject = self as? PassthroughSubject<Output, Failure> {
             return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
         }
         if let subject = self as? CurrentValueSubject<Output, Failure> {
             return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
+        }
+        if let erased = self as? AnyPublisher<Output, Failure>, let attach = erased.box.sinkOnSubject {
+            return attach(erased.box, receiveCompletion, receiveValue)
         }
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)

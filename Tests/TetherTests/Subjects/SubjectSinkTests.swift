@@ -25,6 +25,34 @@ final class SubjectSinkTests: TetherTestCase {
         cancellables.forEach { $0.cancel() }
     }
 
+    func testAnErasedSubjectsSinkIsOneSubjectSinkAndAnyOtherErasedSinkIsASink() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let current = CurrentValueSubject<Int, Never>(0)
+        var received: [Int] = []
+        let cancellables = [
+            subject.eraseToAnyPublisher().sink { received.append($0) },
+            current.eraseToAnyPublisher().sink { received.append($0 + 100) },
+            subject.map { $0 }.eraseToAnyPublisher().sink { received.append($0 + 200) },
+        ]
+        let kinds = cancellables.map { cancellable -> String in
+            guard case .object(let object) = cancellable.canceller else { return "none" }
+            return object is SubjectSink<Int, Never> ? "SubjectSink" : "\(type(of: object))"
+        }
+        XCTAssertEqual(kinds, ["SubjectSink", "SubjectSink", "Sink<Int, Never>"])
+        subject.send(1)
+        current.send(2)
+        XCTAssertEqual(received, [100, 1, 201, 102])
+        cancellables.forEach { $0.cancel() }
+    }
+
+    func testTheLedgerNamesAnErasedSubjectsSinksChain() throws {
+        try requireLedger()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.eraseToAnyPublisher().sink { _ in }
+        XCTAssertEqual(SubscriptionLedger.snapshot().map(\.description), ["Sink ← AnyPublisher ← PassthroughSubject"])
+        cancellable.cancel()
+    }
+
     func testTheLedgerListsEachAsASinkOnItsSubject() throws {
         try requireLedger()
         let passthrough = PassthroughSubject<Int, Never>()
