@@ -92,7 +92,7 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
                 if leftInTurn {
                     drain()
                 }
-            }, in: turn, release: releaseClosures)
+            }, in: turn, release: { releaseClosures() })
     }
 
     /// Delivers `value`, or leaves it for the delivery this thread is in.
@@ -168,7 +168,7 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
     /// Releases the closures once the sink has stopped, in the turn.
     @inlinable
     package func releaseOwed() {
-        lane.releaseIfOwed(releaseClosures)
+        lane.releaseIfOwed { releaseClosures() }
     }
 
     @inlinable
