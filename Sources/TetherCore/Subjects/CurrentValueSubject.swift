@@ -82,8 +82,6 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
         }
     }
 
-    /// Sets the current value and sends it to every subscriber; ignored after completion.
-    /// - Parameter input: The new value.
     /// Attaches a sink made by `sink` (see ``SubjectSink``) and delivers the current value to it
     /// first.
     @inlinable
@@ -105,6 +103,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
         }
     }
 
+    /// Sets the current value and sends it to every subscriber; ignored after completion.
+    /// - Parameter input: The new value.
     @inlinable
     public func send(_ input: Output) {
         publish(input, keptAfterCompletion: false)

@@ -64,8 +64,6 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
         }
     }
 
-    /// Sends a value to every subscriber that has demand for it; ignored after completion.
-    /// - Parameter input: The value to send.
     /// Attaches a sink made by `sink` (see ``SubjectSink``).
     @inlinable
     package func attachSink(_ sink: SubjectSink<Output, Failure>) {
@@ -74,6 +72,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
         }
     }
 
+    /// Sends a value to every subscriber that has demand for it; ignored after completion.
+    /// - Parameter input: The value to send.
     @inlinable
     public func send(_ input: Output) {
         withHub({ $0.receivers }).offer(input)

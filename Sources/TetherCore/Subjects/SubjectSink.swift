@@ -136,7 +136,7 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
     /// it already.
     @inlinable
     package func complete(_ completion: Subscribers.Completion<Failure>) {
-        // The subject has let go of the sink already: its reference is only released here.
+        // The subject's reference is dropped here, outside the lock.
         guard let (_, handlers) = lock.withLock({ _ in state.end() }) else { return }
         lane.stop()
         let receiveCompletion = onCompletion

@@ -27,13 +27,14 @@ package struct SubjectEntry<Output, Failure: Error> {
         self.offer = { unsafeDowncast($0 as AnyObject, to: SubjectSubscription<Downstream>.self).offer($1) }
     }
 
-    /// An entry for a conduit of another kind (TetherExtras' replay conduit).
     /// Offers `value` to the subscription.
     @inlinable
     package func send(_ value: Output) {
         offer(conduit, value)
     }
 
+    /// An entry for a conduit of another kind (a subject's ``SubjectSink``, TetherExtras' replay
+    /// conduit).
     @inlinable
     package init(
         conduit: any SubjectConduitProtocol<Output, Failure>,
