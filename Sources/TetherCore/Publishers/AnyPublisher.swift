@@ -79,26 +79,23 @@ internal class ErasedPublisherBox<Output, Failure: Error> {
 
     /// Makes a `sink` on the subject the box wraps as `sink` on the subject itself does (one
     /// ``SubjectSink``), so an erased subject, the way an application hands one out, costs what
-    /// the subject does; `nil` for any other publisher. Made where the subject's types are known.
+    /// the subject does; `nil` for any other publisher. Made where the publisher's type is known.
     @usableFromInline
     internal let sinkOnSubject:
         (
-            (
-                ErasedPublisherBox, @escaping (Subscribers.Completion<Failure>) -> Void,
-                @escaping (Output) -> Void
-            ) -> AnyCancellable
-        )?
+            ErasedPublisherBox, @escaping (Subscribers.Completion<Failure>) -> Void,
+            @escaping (Output) -> Void
+        ) -> AnyCancellable?
 
     @inlinable
     init(
         subscribe: @escaping (ErasedPublisherBox, AnySubscriber<Output, Failure>) -> Void,
         valueAtHand: ((ErasedPublisherBox) -> Output)?,
-        sinkOnSubject: (
-            (
+        sinkOnSubject:
+            @escaping (
                 ErasedPublisherBox, @escaping (Subscribers.Completion<Failure>) -> Void,
                 @escaping (Output) -> Void
-            ) -> AnyCancellable
-        )?
+            ) -> AnyCancellable?
     ) {
         self.subscribe = subscribe
         self.valueAtHand = valueAtHand
@@ -119,43 +116,31 @@ internal final class PublisherBox<Base: Publisher>: ErasedPublisherBox<Base.Outp
                 unsafeDowncast(box, to: PublisherBox.self).base.receive(subscriber: subscriber)
             },
             valueAtHand: isJust(Base.self) ? { valueOfJust(unsafeDowncast($0, to: PublisherBox.self).base) } : nil,
-            sinkOnSubject: PublisherBox.sinkOnSubject)
+            sinkOnSubject: { box, receiveCompletion, receiveValue in
+                PublisherBox.sinkOnSubject(box, receiveCompletion, receiveValue)
+            })
     }
 
-    /// ``ErasedPublisherBox/sinkOnSubject`` for a box of `Base`. The checks are of final classes,
-    /// so where the box is made specialised they are settled at compile time.
+    /// ``ErasedPublisherBox/sinkOnSubject`` for a box of `Base`. The casts are to final classes,
+    /// so in the entry, which is specialised where the box is made, they are settled at compile
+    /// time (a check of `Base.self` against the subjects' types would not be, and would cost two
+    /// run-time casts each time a publisher is erased).
     @inlinable
-    static var sinkOnSubject:
-        (
-            (
-                ErasedPublisherBox<Base.Output, Base.Failure>,
-                @escaping (Subscribers.Completion<Base.Failure>) -> Void, @escaping (Base.Output) -> Void
-            ) -> AnyCancellable
-        )?
-    {
-        typealias Passthrough = PassthroughSubject<Base.Output, Base.Failure>
-        typealias CurrentValue = CurrentValueSubject<Base.Output, Base.Failure>
-        if Base.self is Passthrough.Type {
-            return { box, receiveCompletion, receiveValue in
-                let subject = unsafeDowncast(baseObject(box), to: Passthrough.self)
-                return AnyPublisher(box: box)
-                    .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
-            }
+    static func sinkOnSubject(
+        _ box: ErasedPublisherBox<Base.Output, Base.Failure>,
+        _ receiveCompletion: @escaping (Subscribers.Completion<Base.Failure>) -> Void,
+        _ receiveValue: @escaping (Base.Output) -> Void
+    ) -> AnyCancellable? {
+        let base = unsafeDowncast(box, to: PublisherBox.self).base
+        if let subject = base as? PassthroughSubject<Base.Output, Base.Failure> {
+            return AnyPublisher(box: box)
+                .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
         }
-        if Base.self is CurrentValue.Type {
-            return { box, receiveCompletion, receiveValue in
-                let subject = unsafeDowncast(baseObject(box), to: CurrentValue.self)
-                return AnyPublisher(box: box)
-                    .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
-            }
+        if let subject = base as? CurrentValueSubject<Base.Output, Base.Failure> {
+            return AnyPublisher(box: box)
+                .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
         }
         return nil
-    }
-
-    /// The publisher `box` wraps, which is a class instance.
-    @inlinable
-    static func baseObject(_ box: ErasedPublisherBox<Base.Output, Base.Failure>) -> AnyObject {
-        unsafeDowncast(box, to: PublisherBox.self).base as AnyObject
     }
 
     /// Allocates the box behind a call that is never inlined, as ``ErasedSubscriber``'s boxes

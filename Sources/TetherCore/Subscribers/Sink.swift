@@ -177,8 +177,10 @@ extension Publisher {
         if let subject = self as? CurrentValueSubject<Output, Failure> {
             return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
         }
-        if let erased = self as? AnyPublisher<Output, Failure>, let attach = erased.box.sinkOnSubject {
-            return attach(erased.box, receiveCompletion, receiveValue)
+        if let erased = self as? AnyPublisher<Output, Failure>,
+            let cancellable = erased.box.sinkOnSubject(erased.box, receiveCompletion, receiveValue)
+        {
+            return cancellable
         }
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
