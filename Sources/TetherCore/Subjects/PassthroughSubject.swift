@@ -69,6 +69,10 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     package func attachSink(_ sink: SubjectSink<Output, Failure>) {
         if let completion = withHub({ $0.attach(sink.entry) }) {
             _ = sink.inTurn { sink.complete(completion) }
+        } else {
+            // A sink's demand is `.unlimited` from the start: the subject's upstreams are asked
+            // now, as a subscription's first request asks them.
+            acknowledgeDownstreamDemandNow()
         }
     }
 

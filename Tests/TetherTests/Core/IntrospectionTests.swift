@@ -26,6 +26,24 @@ final class IntrospectionTests: TetherTestCase {
         XCTAssertEqual(subscribed.history, [".subscription", ".value(1)"])
     }
 
+    func testASinkOnASubjectIsReportedAsASinkSubscribed() {
+        let log = IntrospectionLog()
+        let subject = PassthroughSubject<Int, Never>()
+        let current = CurrentValueSubject<Int, Never>(0)
+        log.enable()
+        defer { log.disable() }
+        let cancellables = [subject.sink { _ in }, current.eraseToAnyPublisher().sink { _ in }]
+        log.disable()
+        let subscribes = log.history.filter { $0.hasPrefix("willSubscribe") }
+        XCTAssertEqual(
+            subscribes,
+            [
+                "willSubscribe(PassthroughSubject<Int, Never>, Sink)",
+                "willSubscribe(AnyPublisher<Int, Never>, Sink)",
+            ])
+        cancellables.forEach { $0.cancel() }
+    }
+
     func testEverySignalIsReportedBeforeAndAfterItIsForwarded() {
         let log = IntrospectionLog()
         let publisher = RecordingPublisher<Int, TestError>()

@@ -64,6 +64,22 @@ final class SubjectSinkTests: TetherTestCase {
         cancellables.forEach { $0.cancel() }
     }
 
+    func testASinkMakesTheSubjectAskItsUpstreamsForValues() {
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = PassthroughSubject<Int, Never>()
+        let before = upstream.subscribe(subject)
+        var received: [Int] = []
+        let cancellable = subject.sink { received.append($0) }
+        upstream.send(1)
+        let after = [2, 3].publisher.subscribe(subject)
+        XCTAssertEqual(received, [1, 2, 3], "an upstream from before the sink and one from after")
+        let erased = PassthroughSubject<Int, Never>()
+        let erasedUpstream = [4].publisher.subscribe(erased)
+        let erasedSink = erased.eraseToAnyPublisher().sink { received.append($0) }
+        XCTAssertEqual(received, [1, 2, 3, 4], "an erased subject's sink asks too")
+        [before, after, erasedUpstream, cancellable, erasedSink].forEach { $0.cancel() }
+    }
+
     func testValuesThenTheCompletionThenNothing() {
         let subject = PassthroughSubject<Int, TestError>()
         var events: [String] = []
