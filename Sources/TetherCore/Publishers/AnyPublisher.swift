@@ -134,11 +134,11 @@ internal final class PublisherBox<Base: Publisher>: ErasedPublisherBox<Base.Outp
         let base = unsafeDowncast(box, to: PublisherBox.self).base
         if let subject = base as? PassthroughSubject<Base.Output, Base.Failure> {
             return AnyPublisher(box: box)
-                .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
+                .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: { subject.attachSink($0) })
         }
         if let subject = base as? CurrentValueSubject<Base.Output, Base.Failure> {
             return AnyPublisher(box: box)
-                .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
+                .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: { subject.attachSink($0) })
         }
         return nil
     }

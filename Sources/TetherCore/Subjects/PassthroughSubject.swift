@@ -67,12 +67,14 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     /// Attaches a sink made by `sink` (see ``SubjectSink``).
     @inlinable
     package func attachSink(_ sink: SubjectSink<Output, Failure>) {
-        if let completion = withHub({ $0.attach(sink.entry) }) {
+        // A sink's demand is `.unlimited` from the start: the subject's upstreams are asked now,
+        // as a subscription's first request asks them (none, once the subject has completed).
+        let (completion, upstreams) = withHub { ($0.attach(sink.entry), $0.acknowledgeDownstreamDemand()) }
+        if let completion {
             _ = sink.inTurn { sink.complete(completion) }
-        } else {
-            // A sink's demand is `.unlimited` from the start: the subject's upstreams are asked
-            // now, as a subscription's first request asks them.
-            acknowledgeDownstreamDemandNow()
+        }
+        for upstream in upstreams {
+            upstream.request(.unlimited)
         }
     }
 

@@ -172,18 +172,16 @@ extension Publisher {
         // is an erased subject's, unless an `_Introspection` is watching `subscribe(_:)`. The
         // casts are to final classes and to `AnyPublisher`, so a specialised `sink` decides this
         // at compile time.
-        if _fastPath(!IntrospectionRegistry.isActive) {
-            if let subject = self as? PassthroughSubject<Output, Failure> {
-                return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
-            }
-            if let subject = self as? CurrentValueSubject<Output, Failure> {
-                return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: subject.attachSink)
-            }
-            if let erased = self as? AnyPublisher<Output, Failure>,
-                let cancellable = erased.box.sinkOnSubject(erased.box, receiveCompletion, receiveValue)
-            {
-                return cancellable
-            }
+        if let subject = self as? PassthroughSubject<Output, Failure>, !IntrospectionRegistry.isActive {
+            return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: { subject.attachSink($0) })
+        }
+        if let subject = self as? CurrentValueSubject<Output, Failure>, !IntrospectionRegistry.isActive {
+            return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: { subject.attachSink($0) })
+        }
+        if let erased = self as? AnyPublisher<Output, Failure>, !IntrospectionRegistry.isActive,
+            let cancellable = erased.box.sinkOnSubject(erased.box, receiveCompletion, receiveValue)
+        {
+            return cancellable
         }
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
@@ -223,8 +221,9 @@ extension Publisher where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         // `$property.sink { … }`: a published property's subject makes the sink as one object too
         // (a subject's own `sink` is decided in the general `sink`).
-        if _fastPath(!IntrospectionRegistry.isActive), let published = self as? Published<Output>.Publisher {
-            return sinkOnSubject(published.subject, { _ in }, receiveValue, attach: published.subject.attachSink)
+        if let published = self as? Published<Output>.Publisher, !IntrospectionRegistry.isActive {
+            return sinkOnSubject(
+                published.subject, { _ in }, receiveValue, attach: { published.subject.attachSink($0) })
         }
         return sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
