@@ -92,15 +92,14 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttac
     }
 
     /// Attaches a sink made by `sink` (see ``SubjectSink``) and delivers the current value to it
-    /// first, in the sink's turn, so a send from another thread meanwhile comes after it.
+    /// first.
     @inlinable
     internal func attachSink(_ sink: SubjectSink<Value, Never>) {
-        _ = sink.inTurn {
-            let value = state.withLock { state -> Value in
+        sink.attach {
+            state.withLock { state in
                 _ = state.hub.attach(sink.entry)
-                return state.value
+                return (state.value, nil)
             }
-            sink.deliverFirst(value)
         }
     }
 

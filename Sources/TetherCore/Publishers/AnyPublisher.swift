@@ -81,7 +81,7 @@ internal class ErasedPublisherBox<Output, Failure: Error> {
     /// ``SubjectSink``), so an erased subject, the way an application hands one out, costs what
     /// the subject does; `nil` for any other publisher. Made where the publisher's type is known.
     @usableFromInline
-    internal let sinkOnSubject:
+    internal let sinkIfSubject:
         (
             ErasedPublisherBox, @escaping (Subscribers.Completion<Failure>) -> Void,
             @escaping (Output) -> Void
@@ -91,7 +91,7 @@ internal class ErasedPublisherBox<Output, Failure: Error> {
     init(
         subscribe: @escaping (ErasedPublisherBox, AnySubscriber<Output, Failure>) -> Void,
         valueAtHand: ((ErasedPublisherBox) -> Output)?,
-        sinkOnSubject:
+        sinkIfSubject:
             @escaping (
                 ErasedPublisherBox, @escaping (Subscribers.Completion<Failure>) -> Void,
                 @escaping (Output) -> Void
@@ -99,7 +99,7 @@ internal class ErasedPublisherBox<Output, Failure: Error> {
     ) {
         self.subscribe = subscribe
         self.valueAtHand = valueAtHand
-        self.sinkOnSubject = sinkOnSubject
+        self.sinkIfSubject = sinkIfSubject
     }
 }
 
@@ -116,31 +116,13 @@ internal final class PublisherBox<Base: Publisher>: ErasedPublisherBox<Base.Outp
                 unsafeDowncast(box, to: PublisherBox.self).base.receive(subscriber: subscriber)
             },
             valueAtHand: isJust(Base.self) ? { valueOfJust(unsafeDowncast($0, to: PublisherBox.self).base) } : nil,
-            sinkOnSubject: { box, receiveCompletion, receiveValue in
-                PublisherBox.sinkOnSubject(box, receiveCompletion, receiveValue)
+            sinkIfSubject: { box, receiveCompletion, receiveValue in
+                // Made here, where `Base` is known, so the casts are settled at compile time; a
+                // check of `Base.self` against the subjects' types would not be, and would cost
+                // two run-time casts each time a publisher is erased.
+                unsafeDowncast(box, to: PublisherBox.self).base
+                    .sinkIfSubject(receiveCompletion, receiveValue, origin: AnyPublisher(box: box))
             })
-    }
-
-    /// ``ErasedPublisherBox/sinkOnSubject`` for a box of `Base`. The casts are to final classes,
-    /// so in the entry, which is specialised where the box is made, they are settled at compile
-    /// time (a check of `Base.self` against the subjects' types would not be, and would cost two
-    /// run-time casts each time a publisher is erased).
-    @inlinable
-    static func sinkOnSubject(
-        _ box: ErasedPublisherBox<Base.Output, Base.Failure>,
-        _ receiveCompletion: @escaping (Subscribers.Completion<Base.Failure>) -> Void,
-        _ receiveValue: @escaping (Base.Output) -> Void
-    ) -> AnyCancellable? {
-        let base = unsafeDowncast(box, to: PublisherBox.self).base
-        if let subject = base as? PassthroughSubject<Base.Output, Base.Failure> {
-            return AnyPublisher(box: box)
-                .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: { subject.attachSink($0) })
-        }
-        if let subject = base as? CurrentValueSubject<Base.Output, Base.Failure> {
-            return AnyPublisher(box: box)
-                .sinkOnSubject(subject, receiveCompletion, receiveValue, attach: { subject.attachSink($0) })
-        }
-        return nil
     }
 
     /// Allocates the box behind a call that is never inlined, as ``ErasedSubscriber``'s boxes

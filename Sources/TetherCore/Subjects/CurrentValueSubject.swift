@@ -86,19 +86,11 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     /// first.
     @inlinable
     package func attachSink(_ sink: SubjectSink<Output, Failure>) {
-        // Attached and given the current value in the sink's turn, so a send from another thread
-        // meanwhile waits and comes after it.
-        _ = sink.inTurn {
-            let (value, completion) = state.withLock {
-                state -> (Output?, Subscribers.Completion<Failure>?) in
+        sink.attach {
+            state.withLock { state in
                 if let completion = state.hub.completion { return (nil, completion) }
                 _ = state.hub.attach(sink.entry)
                 return (state.value, nil)
-            }
-            if let value {
-                sink.deliverFirst(value)
-            } else if let completion {
-                sink.complete(completion)
             }
         }
     }

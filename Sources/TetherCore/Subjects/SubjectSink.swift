@@ -21,7 +21,7 @@
 /// inside a delivery (`left`, `leftCompletion`) are only ever written and read by the turn's
 /// holder.
 @usableFromInline
-package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol, Cancellable, ChainEnd,
+package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol, Cancellable,
     TerminationReporting, CustomStringConvertible, @unchecked Sendable
 {
     /// The value closure; `nil` once released (see ``releaseOwed()``).
@@ -112,12 +112,24 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
         }
     }
 
-    /// Delivers `value` as the first value, in the turn taken to attach (a
-    /// `CurrentValueSubject`'s current value).
+    /// Attaches the sink and delivers what `attach` returns first, in the sink's turn, so that a
+    /// send from another thread meanwhile waits and comes after it: `attach`, which runs under
+    /// the subject's lock, attaches ``entry`` and returns the current value (a
+    /// `CurrentValueSubject`'s, a published property's), or returns the completion of a subject
+    /// that has ended.
     @inlinable
-    package func deliverFirst(_ value: Output) {
-        if lane.isOpen {
-            onValue?(value)
+    package func attach(
+        deliveringFirst attach: () -> (value: Output?, completion: Subscribers.Completion<Failure>?)
+    ) {
+        _ = inTurn {
+            let (value, completion) = attach()
+            if let value {
+                if lane.isOpen {
+                    onValue?(value)
+                }
+            } else if let completion {
+                complete(completion)
+            }
         }
     }
 

@@ -169,17 +169,12 @@ extension Publisher {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         // A subject's sink is made as one object with its subscription (`SubjectSink`), and so
-        // is an erased subject's, unless an `_Introspection` is watching `subscribe(_:)`. The
-        // casts are to final classes and to `AnyPublisher`, so a specialised `sink` decides this
-        // at compile time.
-        if let subject = self as? PassthroughSubject<Output, Failure>, !IntrospectionRegistry.isActive {
-            return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: { subject.attachSink($0) })
+        // is an erased subject's.
+        if let cancellable = sinkIfSubject(receiveCompletion, receiveValue, origin: self) {
+            return cancellable
         }
-        if let subject = self as? CurrentValueSubject<Output, Failure>, !IntrospectionRegistry.isActive {
-            return sinkOnSubject(subject, receiveCompletion, receiveValue, attach: { subject.attachSink($0) })
-        }
-        if let erased = self as? AnyPublisher<Output, Failure>, !IntrospectionRegistry.isActive,
-            let cancellable = erased.box.sinkOnSubject(erased.box, receiveCompletion, receiveValue)
+        if let erased = self as? AnyPublisher<Output, Failure>,
+            let cancellable = erased.box.sinkIfSubject(erased.box, receiveCompletion, receiveValue)
         {
             return cancellable
         }
@@ -194,6 +189,26 @@ extension Publisher {
 }
 
 extension Publisher {
+    /// `sink` as one ``SubjectSink`` when this publisher is a `PassthroughSubject` or a
+    /// `CurrentValueSubject` and no `_Introspection` is watching `subscribe(_:)`; `nil` otherwise.
+    /// `origin` is the publisher `sink` was called on, which the ledger names. The casts are to
+    /// final classes, so where this is specialised they are settled at compile time, and a
+    /// publisher of any other type does not look at the introspection registry.
+    @inlinable
+    internal func sinkIfSubject<Origin: Publisher>(
+        _ receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        _ receiveValue: @escaping (Output) -> Void,
+        origin: Origin
+    ) -> AnyCancellable? where Origin.Output == Output, Origin.Failure == Failure {
+        if let subject = self as? PassthroughSubject<Output, Failure>, !IntrospectionRegistry.isActive {
+            return origin.sinkOnSubject(subject, receiveCompletion, receiveValue) { subject.attachSink($0) }
+        }
+        if let subject = self as? CurrentValueSubject<Output, Failure>, !IntrospectionRegistry.isActive {
+            return origin.sinkOnSubject(subject, receiveCompletion, receiveValue) { subject.attachSink($0) }
+        }
+        return nil
+    }
+
     /// Makes a ``SubjectSink`` on `parent` and attaches it with `attach`: `sink` on a subject.
     @inlinable
     internal func sinkOnSubject(
