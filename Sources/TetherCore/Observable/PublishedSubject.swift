@@ -10,37 +10,47 @@
 /// Upstream subscriptions from ``Publisher/assign(to:)`` are asked for `.unlimited` at once and
 /// live as long as the subject: it cancels them when it is deallocated with the property.
 @usableFromInline
-internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttaching, @unchecked Sendable {
+internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitAttaching, @unchecked Sendable {
     @usableFromInline internal typealias Output = Value
     @usableFromInline internal typealias Failure = Never
 
+    /// `detach`, specialised (see ``SubjectParentSignal``).
     @usableFromInline
-    internal struct State {
-        /// Conduits and upstreams; `hasDownstreamDemand` starts `true` because a published
-        /// property takes every upstream value whether or not anyone is subscribed.
-        @usableFromInline var hub = SubjectHub<Value, Never>()
-        @usableFromInline var value: Value
-        /// The last send that began, and the last send whose value was stored.
-        @usableFromInline var issued: UInt64 = 0
-        @usableFromInline var stored: UInt64 = 0
-        /// The owner's `objectWillChange`, once known.
-        @usableFromInline var changePublisher: ObservableObjectPublisher?
-        /// Where to look for `changePublisher` while it is unknown.
-        @usableFromInline weak var owner: AnyObject?
+    internal let control: (AnyObject, SubjectParentSignal) -> Void
 
-        @inlinable
-        init(value: Value, owner: AnyObject?, changePublisher: ObservableObjectPublisher?) {
-            self.value = value
-            self.owner = owner
-            self.changePublisher = changePublisher
-            hub.hasDownstreamDemand = true
-        }
-    }
-
+    /// Guards the variables below. They are kept outside the lock, as ``PassthroughSubject``'s
+    /// hub is: `deinit` and the conduits' calls run unspecialised, and a lock or a struct around
+    /// generic state costs them run-time type lookups (a property's subject is made and let go
+    /// with every object that has the property).
     @usableFromInline
-    internal let state: Locked<State>
+    internal let lock = Locked(())
 
-    /// The owner's identity, to drop its `objectWillChange` entry when both are gone.
+    /// Conduits and upstreams; `hasDownstreamDemand` starts `true` because a published property
+    /// takes every upstream value whether or not anyone is subscribed.
+    @usableFromInline @exclusivity(unchecked)
+    internal var hub = SubjectHub<Value, Never>()
+
+    /// The value ``value`` reads.
+    @usableFromInline @exclusivity(unchecked)
+    internal var current: Value
+
+    /// The last send that began, and the last send whose value was stored.
+    @usableFromInline @exclusivity(unchecked)
+    internal var issued: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked)
+    internal var stored: UInt64 = 0
+
+    /// The owner's `objectWillChange`, once known.
+    @usableFromInline @exclusivity(unchecked)
+    internal var changePublisher: ObservableObjectPublisher?
+
+    /// Where to look for `changePublisher` while it is unknown; only kept when
+    /// `mayHaveChangePublisher` (a weak reference gives its object a side table, an allocation).
+    @usableFromInline @exclusivity(unchecked)
+    internal weak var owner: AnyObject?
+
+    /// The owner's identity, to drop its `objectWillChange` entry when both are gone; only kept
+    /// when `mayHaveChangePublisher`, since no other owner has an entry.
     @usableFromInline
     internal let ownerID: ObjectIdentifier?
 
@@ -52,13 +62,21 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttac
 
     @inlinable
     internal init(_ value: Value, owner: AnyObject?, changePublisher: ObservableObjectPublisher?) {
-        state = Locked(State(value: value, owner: owner, changePublisher: changePublisher))
-        ownerID = owner.map(ObjectIdentifier.init)
+        control = PublishedSubject.parentEntry
+        current = value
+        self.changePublisher = changePublisher
+        hub.hasDownstreamDemand = true
         mayHaveChangePublisher = changePublisher != nil || owner is any ObservableObject
+        if mayHaveChangePublisher {
+            self.owner = owner
+            ownerID = owner.map(ObjectIdentifier.init)
+        } else {
+            ownerID = nil
+        }
     }
 
     deinit {
-        for upstream in state.withLock({ $0.hub.upstreams }) {
+        for upstream in lock.withLock({ _ in hub.upstreams }) {
             upstream.cancel()
         }
         if let ownerID {
@@ -69,7 +87,7 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttac
     /// The value the property holds now.
     @inlinable
     internal var value: Value {
-        state.withLock { $0.value }
+        lock.withLock { _ in current }
     }
 
     /// Attaches `subscriber`; it receives the current value on its first demand, then every
@@ -82,10 +100,10 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttac
     /// Attaches `subscriber` as given (see ``ConduitAttaching``).
     @inlinable
     package func attach<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never {
-        let conduit = state.withLock { state -> SubjectSubscription<S> in
+        let conduit = lock.withLock { _ -> SubjectSubscription<S> in
             let conduit = SubjectSubscription(
-                kind: .publishedSubject, downstream: subscriber, parent: self, latest: state.value)
-            _ = state.hub.attach(SubjectEntry(conduit))
+                kind: .publishedSubject, downstream: subscriber, parent: self, latest: current)
+            _ = hub.attach(SubjectEntry(conduit))
             return conduit
         }
         conduit.start(subscriber)
@@ -96,9 +114,9 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttac
     @inlinable
     internal func attachSink(_ sink: SubjectSink<Value, Never>) {
         sink.attach {
-            state.withLock { state in
-                _ = state.hub.attach(sink.entry)
-                return (state.value, nil)
+            lock.withLock { _ in
+                _ = hub.attach(sink.entry)
+                return (current, nil)
             }
         }
     }
@@ -107,17 +125,17 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttac
     @inlinable
     internal func send(_ input: Value) {
         resolveChangePublisher()?.send()
-        let (receivers, ticket) = state.withLock {
-            state -> (SubjectReceivers<Value, Never>, UInt64) in
-            state.issued += 1
-            return (state.hub.conduits, state.issued)
+        let (receivers, ticket) = lock.withLock {
+            _ -> (SubjectReceivers<Value, Never>, UInt64) in
+            issued += 1
+            return (hub.conduits, issued)
         }
         receivers.offer(input)
-        let replaced = state.withLock { state -> Value? in
-            guard ticket > state.stored else { return nil }
-            state.stored = ticket
-            defer { state.value = input }
-            return state.value
+        let replaced = lock.withLock { _ -> Value? in
+            guard ticket > stored else { return nil }
+            stored = ticket
+            defer { current = input }
+            return current
         }
         _ = replaced
     }
@@ -126,21 +144,21 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttac
     @inlinable
     internal func resolveChangePublisher() -> ObservableObjectPublisher? {
         guard mayHaveChangePublisher else { return nil }
-        let (known, owner) = state.withLock { state -> (ObservableObjectPublisher?, AnyObject?) in
-            (state.changePublisher, state.changePublisher == nil ? state.owner : nil)
+        let (known, owner) = lock.withLock { _ -> (ObservableObjectPublisher?, AnyObject?) in
+            (changePublisher, changePublisher == nil ? self.owner : nil)
         }
         if let known { return known }
         guard let owner, let found = ObservableObjectRegistry.existingPublisher(for: owner) else {
             return nil
         }
-        state.withLock { $0.changePublisher = found }
+        lock.withLock { _ in changePublisher = found }
         return found
     }
 
     /// Keeps `subscription` for the subject's lifetime and asks it for everything.
     @inlinable
     internal func send(subscription: any Subscription) {
-        if state.withLock({ $0.hub.receive(upstream: subscription) }) {
+        if lock.withLock({ _ in hub.receive(upstream: subscription) }) {
             subscription.request(.unlimited)
         }
     }
@@ -148,23 +166,32 @@ internal final class PublishedSubject<Value>: SubjectConduitParent, ConduitAttac
     /// Lets go of an upstream subscription that has finished.
     @inlinable
     internal func forget(upstream id: CombineIdentifier) {
-        let removed = state.withLock { state -> (any Subscription)? in
-            guard let index = state.hub.upstreams.firstIndex(where: { $0.combineIdentifier == id }) else {
+        let removed = lock.withLock { _ -> (any Subscription)? in
+            guard let index = hub.upstreams.firstIndex(where: { $0.combineIdentifier == id }) else {
                 return nil
             }
-            return state.hub.upstreams.remove(at: index)
+            return hub.upstreams.remove(at: index)
         }
         _ = removed
     }
 
     @usableFromInline
     internal func detach(_ conduit: AnyObject) {
-        let removed = state.withLock { $0.hub.detach(conduit) }
+        control(self, .detach(conduit))
+    }
+
+    /// Nothing to do: upstreams are asked for everything as they arrive.
+    @usableFromInline
+    internal func acknowledgeDownstreamDemand() {}
+
+    @inlinable
+    package func detachNow(_ conduit: AnyObject) {
+        let removed = lock.withLock { _ in hub.detach(conduit) }
         _ = removed
     }
 
-    @usableFromInline
-    internal func acknowledgeDownstreamDemand() {}
+    @inlinable
+    package func acknowledgeDownstreamDemandNow() {}
 }
 
 /// The subscriber behind ``Publisher/assign(to:)``: it feeds a published property's subject.

@@ -6,38 +6,35 @@
 /// Calling ``send(_:)`` also updates ``value``, and setting ``value`` sends it. After completion
 /// neither changes anything.
 ///
-/// `@unchecked Sendable`: its value and subscriptions live in `state`, touched only under its lock;
-/// the control entry is an immutable closure.
+/// `@unchecked Sendable`: its value and subscriptions (`current`, `hub`) are touched only under its
+/// lock; the control entry is an immutable closure.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent, ConduitAttaching,
     @unchecked Sendable
 {
-    @usableFromInline
-    internal struct State {
-        @usableFromInline var hub = SubjectHub<Output, Failure>()
-        @usableFromInline var value: Output
-
-        @inlinable
-        init(value: Output) {
-            self.value = value
-            // As in Combine, an upstream is asked for `.unlimited` as soon as it arrives, whether
-            // or not any subscriber has demand yet: the subject always has a value to keep.
-            hub.hasDownstreamDemand = true
-        }
-    }
-
     /// `detach` and `acknowledgeDownstreamDemand`, specialised (see ``SubjectParentSignal``).
     @usableFromInline
     internal let control: (AnyObject, SubjectParentSignal) -> Void
 
+    /// Guards `hub` and `current`.
     @usableFromInline
-    internal let state: Locked<State>
+    internal let lock = Locked(())
+
+    /// Kept outside the lock, as ``PassthroughSubject``'s: `deinit` runs unspecialised, and a lock
+    /// or a struct around generic state costs it run-time type lookups, which a hub (see
+    /// ``SubjectHub``) and a value of the class's own generic type do not.
+    @usableFromInline @exclusivity(unchecked)
+    internal var hub = SubjectHub<Output, Failure>()
+
+    /// The value ``value`` reads.
+    @usableFromInline @exclusivity(unchecked)
+    internal var current: Output
 
     /// The value wrapped by this subject, published as a new element whenever it changes.
     ///
     /// Setting it after the subject has completed still changes it (as in Combine), though
     /// nothing is published; ``send(_:)`` after completion changes nothing.
     public var value: Output {
-        get { state.withLock { $0.value } }
+        get { lock.withLock { _ in current } }
         set { publish(newValue, keptAfterCompletion: true) }
     }
 
@@ -46,11 +43,14 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     @inlinable
     public init(_ value: Output) {
         control = CurrentValueSubject.parentEntry
-        state = Locked(State(value: value))
+        current = value
+        // As in Combine, an upstream is asked for `.unlimited` as soon as it arrives, whether
+        // or not any subscriber has demand yet: the subject always has a value to keep.
+        hub.hasDownstreamDemand = true
     }
 
     deinit {
-        for upstream in state.withLock({ $0.hub.upstreams }) {
+        for upstream in lock.withLock({ _ in hub.upstreams }) {
             upstream.cancel()
         }
     }
@@ -66,12 +66,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     @inlinable
     package func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         // The conduit takes the current value under the lock, so no send can slip between.
-        let (conduit, completion) = state.withLock {
-            state -> (SubjectSubscription<S>?, Subscribers.Completion<Failure>?) in
-            if let completion = state.hub.completion { return (nil, completion) }
+        let (conduit, completion) = lock.withLock {
+            _ -> (SubjectSubscription<S>?, Subscribers.Completion<Failure>?) in
+            if let completion = hub.completion { return (nil, completion) }
             let conduit = SubjectSubscription(
-                kind: .currentValueSubject, downstream: subscriber, parent: self, latest: state.value)
-            _ = state.hub.attach(SubjectEntry(conduit))
+                kind: .currentValueSubject, downstream: subscriber, parent: self, latest: current)
+            _ = hub.attach(SubjectEntry(conduit))
             return (conduit, nil)
         }
         if let conduit {
@@ -87,10 +87,10 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     @inlinable
     package func attachSink(_ sink: SubjectSink<Output, Failure>) {
         sink.attach {
-            state.withLock { state in
-                if let completion = state.hub.completion { return (nil, completion) }
-                _ = state.hub.attach(sink.entry)
-                return (state.value, nil)
+            lock.withLock { _ in
+                if let completion = hub.completion { return (nil, completion) }
+                _ = hub.attach(sink.entry)
+                return (current, nil)
             }
         }
     }
@@ -106,13 +106,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     /// stores it only when `keptAfterCompletion`.
     @inlinable
     internal func publish(_ input: Output, keptAfterCompletion: Bool) {
-        let receivers = state.withLock { state -> SubjectReceivers<Output, Failure> in
-            guard !state.hub.isCompleted else {
-                if keptAfterCompletion { state.value = input }
+        let receivers = lock.withLock { _ -> SubjectReceivers<Output, Failure> in
+            guard !hub.isCompleted else {
+                if keptAfterCompletion { current = input }
                 return SubjectReceivers()
             }
-            state.value = input
-            return state.hub.conduits
+            current = input
+            return hub.conduits
         }
         receivers.offer(input)
     }
@@ -120,7 +120,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     /// Sends the completion to every subscriber; only the first completion counts.
     /// - Parameter completion: How the subject finished.
     public func send(completion: Subscribers.Completion<Failure>) {
-        guard let (conduits, _) = state.withLock({ $0.hub.complete(completion) }) else { return }
+        guard let (conduits, _) = lock.withLock({ _ in hub.complete(completion) }) else { return }
         for entry in conduits {
             entry.conduit.finish(completion)
         }
@@ -129,7 +129,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     /// Keeps `subscription` as an upstream and asks it for `.unlimited` at once.
     /// - Parameter subscription: The upstream subscription.
     public func send(subscription: any Subscription) {
-        if state.withLock({ $0.hub.receive(upstream: subscription) }) {
+        if lock.withLock({ _ in hub.receive(upstream: subscription) }) {
             subscription.request(.unlimited)
         }
     }
@@ -146,12 +146,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
 
     @inlinable
     package func detachNow(_ conduit: AnyObject) {
-        _ = state.withLock { $0.hub.detach(conduit) }
+        _ = lock.withLock { _ in hub.detach(conduit) }
     }
 
     @inlinable
     package func acknowledgeDownstreamDemandNow() {
-        for upstream in state.withLock({ $0.hub.acknowledgeDownstreamDemand() }) {
+        for upstream in lock.withLock({ _ in hub.acknowledgeDownstreamDemand() }) {
             upstream.request(.unlimited)
         }
     }

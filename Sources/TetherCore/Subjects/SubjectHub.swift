@@ -24,12 +24,7 @@ package struct SubjectHub<Output, Failure: Error> {
     /// How the subject finished, once it has.
     @inlinable
     package var completion: Subscribers.Completion<Failure>? {
-        switch outcome {
-        case nil: nil
-        case .finished: .finished
-        // Recorded from a `Failure` by `complete(_:)`, so the cast cannot fail.
-        case .failed(let error): .failure(error as! Failure)
-        }
+        outcome?.completion()
     }
 
     @inlinable
@@ -61,10 +56,7 @@ package struct SubjectHub<Output, Failure: Error> {
         _ completion: Subscribers.Completion<Failure>
     ) -> (SubjectReceivers<Output, Failure>, [any Subscription])? {
         guard !isCompleted else { return nil }
-        switch completion {
-        case .finished: outcome = .finished
-        case .failure(let error): outcome = .failed(error)
-        }
+        outcome = SubjectOutcome(completion)
         defer {
             conduits = SubjectReceivers()
             upstreams = []
@@ -86,13 +78,6 @@ package struct SubjectHub<Output, Failure: Error> {
         hasDownstreamDemand = true
         return upstreams
     }
-}
-
-/// A subject's completion with its failure type erased (see ``SubjectHub``).
-@usableFromInline
-package enum SubjectOutcome {
-    case finished
-    case failed(any Error)
 }
 
 /// A subject's subscriptions, in the order they attached. The first is held inline, so that a

@@ -53,9 +53,10 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
     @usableFromInline @exclusivity(unchecked)
     package var leftInTurn = false
 
-    /// A completion sent from inside a delivery, delivered after the values left before it.
+    /// A completion sent from inside a delivery, delivered after the values left before it;
+    /// erased, so that the unspecialised `deinit` looks no type up (see ``SubjectOutcome``).
     @usableFromInline @exclusivity(unchecked)
-    package var leftCompletion: Subscribers.Completion<Failure>?
+    package var leftCompletion: SubjectOutcome?
 
     @inlinable
     package init(
@@ -139,7 +140,7 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
     package func finish(_ completion: Subscribers.Completion<Failure>) {
         let ran = inTurn { complete(completion) }
         if !ran, lane.isOpen, leftCompletion == nil {
-            leftCompletion = completion
+            leftCompletion = SubjectOutcome(completion)
             leftInTurn = true
         }
     }
@@ -165,9 +166,9 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
             leftInTurn = false
             if let value = left?.values.popFirst() {
                 onValue?(value)
-            } else if let completion = leftCompletion {
+            } else if let outcome = leftCompletion {
                 leftCompletion = nil
-                complete(completion)
+                complete(outcome.completion())
             } else {
                 return
             }
