@@ -29,6 +29,27 @@ extension Subscribers.Completion {
 }
 
 extension Subscribers.Completion {
+    /// Whether this is a failure.
+    ///
+    /// Where `Failure` is `Never` the answer is known from the type alone. Unspecialised code (a
+    /// subscription reached through nested generic types) would otherwise look
+    /// `Subscribers.Completion<Failure>` up in the run time's metadata cache to read the case, and
+    /// would do it on entry to the function that reads it, whichever way the read goes; so the
+    /// read is out of line, in ``completionIsFailure(_:)``.
+    @inlinable @inline(__always)
+    package var isFailure: Bool {
+        Failure.self != Never.self && completionIsFailure(self)
+    }
+}
+
+/// Whether `completion` is a failure: the out-of-line read of ``Subscribers/Completion/isFailure``.
+@inlinable @inline(never)
+package func completionIsFailure<Failure: Error>(_ completion: Subscribers.Completion<Failure>) -> Bool {
+    if case .failure = completion { return true }
+    return false
+}
+
+extension Subscribers.Completion {
     /// The keys of Combine's coded form: `success` (a Boolean) and, for a failure, `error`.
     @usableFromInline
     internal enum CodingKeys: String, CodingKey {

@@ -322,11 +322,3 @@ extension BufferState.Upstream {
         }
     }
 }
-
-extension Subscribers.Completion {
-    @inlinable
-    internal var isFailure: Bool {
-        if case .failure = self { return true }
-        return false
-    }
-}

@@ -120,8 +120,7 @@ where
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let failed: Bool
-        if case .failure = completion { failed = true } else { failed = false }
+        let failed = completion.isFailure
         switch state.withLock({ $0.outerCompleted(failed: failed) }) {
         case .nothing:
             return
@@ -173,8 +172,7 @@ where
 
     @inlinable
     func sideReceive(_ index: Int, completion: Subscribers.Completion<Failure>) {
-        let failed: Bool
-        if case .failure = completion { failed = true } else { failed = false }
+        let failed = completion.isFailure
         switch state.withLock({ $0.innerCompleted(index, failed: failed) }) {
         case .nothing:
             return

@@ -168,8 +168,7 @@ extension Publishers.CollectByTime {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             guard link.terminate().ended else { return }
-            let failed: Bool
-            if case .failure = completion { failed = true } else { failed = false }
+            let failed = completion.isFailure
             let (ended, rest) = state.withLock { $0.finish(failed: failed) }
             stopTimer()
             guard ended else { return }
