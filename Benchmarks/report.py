@@ -62,6 +62,8 @@ SCENARIOS = [
     ("App: @Published.map.removeDuplicates, erased, set", "app"),
     ("App: @Published property, sink, set", "app"),
     ("App: erased subject, sink, send", "app"),
+    ("App: ObservableObject, objectWillChange and $property sinks, set", "app"),
+    ("App: ObservableObject made, both sinks, set, released", "app"),
     ("App: 7 erased combineLatest levels, send", "app"),
     ("App: 1 erased combineLatest level, send", "app"),
     ("5x flatMapLatest { Just }, per element", "beyond"),

@@ -88,6 +88,13 @@ final class Settings {
     @Published var level = 0
 }
 
+/// A screen's model as SwiftUI-era code writes it: an `ObservableObject` whose view watches
+/// `objectWillChange` and whose other parts watch one property.
+final class ScreenModel: ObservableObject {
+    @Published var query = ""
+    @Published var count = 0
+}
+
 @inline(never)
 func levelChanges(_ settings: Settings) -> AnyPublisher<Int, Never> {
     settings.$level.map { $0 / 2 }.removeDuplicates().eraseToAnyPublisher()
@@ -252,6 +259,36 @@ func registerAppScenarios() {
         for value in benchmark.scaledIterations { settings.level = value }
         benchmark.stopMeasurement()
         cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // A model's property set while its view watches `objectWillChange` and a sink watches the
+    // property: per change.
+    Catalog.appModelSet.register { benchmark in
+        let model = ScreenModel()
+        let tally = Tally()
+        let view = model.objectWillChange.sink { tally.sum &+= 1 }
+        let watcher = model.$count.sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { model.count = value }
+        benchmark.stopMeasurement()
+        view.cancel()
+        watcher.cancel()
+        blackHole(tally.sum)
+    }
+
+    // A model made for a screen (or a list row), watched as above, changed once and released:
+    // per model.
+    Catalog.appModelLifetime.register { benchmark in
+        let tally = Tally()
+        for value in benchmark.scaledIterations {
+            let model = ScreenModel()
+            let view = model.objectWillChange.sink { tally.sum &+= 1 }
+            let watcher = model.$count.sink { tally.sum &+= $0 }
+            model.count = value
+            view.cancel()
+            watcher.cancel()
+        }
         blackHole(tally.sum)
     }
 

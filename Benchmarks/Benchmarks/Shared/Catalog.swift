@@ -101,6 +101,10 @@ enum Catalog {
     static let appPublished = Scenario(name: "App: @Published.map.removeDuplicates, erased, set", operations: 1_000)
     static let appPublishedSink = Scenario(name: "App: @Published property, sink, set", operations: 1_000)
     static let appErasedSubjectSink = Scenario(name: "App: erased subject, sink, send", operations: 1_000)
+    static let appModelSet = Scenario(
+        name: "App: ObservableObject, objectWillChange and $property sinks, set", operations: 1_000)
+    static let appModelLifetime = Scenario(
+        name: "App: ObservableObject made, both sinks, set, released", operations: 1_000)
     static let appCombineLatest7 = Scenario(name: "App: 7 erased combineLatest levels, send", operations: 1_000)
     static let appCombineLatest1 = Scenario(name: "App: 1 erased combineLatest level, send", operations: 1_000)
 

@@ -9,6 +9,12 @@ package final class SubjectLeftValues<Output> {
     @usableFromInline @exclusivity(unchecked)
     package var values = RingBuffer<Output>()
 
+    /// A completion sent after `values`, for a ``SubjectSink`` (a subscription's state machine
+    /// keeps its own); erased, so that the unspecialised `deinit` looks no type up (see
+    /// ``SubjectOutcome``).
+    @usableFromInline @exclusivity(unchecked)
+    package var completion: SubjectOutcome?
+
     /// A queue holding what `other` holds, or an empty one.
     @inlinable
     package init(copying other: SubjectLeftValues?) {

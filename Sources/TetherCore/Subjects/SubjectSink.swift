@@ -18,7 +18,7 @@
 /// The state under ``lock`` is the subject the sink is attached to and the termination
 /// handlers; everything else is touched only by the thread whose turn it is. A thread that
 /// sends while another delivers waits for its turn (``DownstreamTurn``), so values left from
-/// inside a delivery (`left`, `leftCompletion`) are only ever written and read by the turn's
+/// inside a delivery (`left`, `leftInTurn`) are only ever written and read by the turn's
 /// holder.
 @usableFromInline
 package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol, Cancellable,
@@ -36,7 +36,9 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
     @usableFromInline @exclusivity(unchecked)
     package var state: SubjectSinkState
 
-    /// Values sent from inside a delivery on the delivering thread, for it to deliver next.
+    /// Values sent from inside a delivery on the delivering thread, for it to deliver next, and a
+    /// completion sent there after them (kept in the same rarely made object, so that the sink
+    /// takes no room for it).
     @usableFromInline @exclusivity(unchecked)
     package var left: SubjectLeftValues<Output>?
 
@@ -52,11 +54,6 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
     /// Whether something was left from inside the current delivery.
     @usableFromInline @exclusivity(unchecked)
     package var leftInTurn = false
-
-    /// A completion sent from inside a delivery, delivered after the values left before it;
-    /// erased, so that the unspecialised `deinit` looks no type up (see ``SubjectOutcome``).
-    @usableFromInline @exclusivity(unchecked)
-    package var leftCompletion: SubjectOutcome?
 
     @inlinable
     package init(
@@ -96,6 +93,15 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
             }, in: turn, release: { releaseClosures() })
     }
 
+    /// What is left from inside deliveries, made on first use. Only in the turn.
+    @inlinable
+    package var leftQueue: SubjectLeftValues<Output> {
+        if let left { return left }
+        let made = SubjectLeftValues<Output>(copying: nil)
+        left = made
+        return made
+    }
+
     /// Delivers `value`, or leaves it for the delivery this thread is in.
     @inlinable
     package func offer(_ value: Output) {
@@ -104,11 +110,8 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
                 onValue?(value)
             }
         }
-        if !ran, lane.isOpen, leftCompletion == nil {
-            if left == nil {
-                left = SubjectLeftValues(copying: nil)
-            }
-            left.unsafelyUnwrapped.values.append(value)
+        if !ran, lane.isOpen, left?.completion == nil {
+            leftQueue.values.append(value)
             leftInTurn = true
         }
     }
@@ -139,8 +142,8 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
     @inlinable
     package func finish(_ completion: Subscribers.Completion<Failure>) {
         let ran = inTurn { complete(completion) }
-        if !ran, lane.isOpen, leftCompletion == nil {
-            leftCompletion = SubjectOutcome(completion)
+        if !ran, lane.isOpen, left?.completion == nil {
+            leftQueue.completion = SubjectOutcome(completion)
             leftInTurn = true
         }
     }
@@ -166,8 +169,8 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
             leftInTurn = false
             if let value = left?.values.popFirst() {
                 onValue?(value)
-            } else if let outcome = leftCompletion {
-                leftCompletion = nil
+            } else if let outcome = left?.completion {
+                left?.completion = nil
                 complete(outcome.completion())
             } else {
                 return
@@ -175,7 +178,6 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
         }
         leftInTurn = false
         left = nil
-        leftCompletion = nil
     }
 
     /// Releases the closures once the sink has stopped, in the turn.

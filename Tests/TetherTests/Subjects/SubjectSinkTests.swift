@@ -246,7 +246,33 @@ final class SubjectSinkTests: TetherTestCase {
         bag.cancel()
     }
 
+    /// A live `subject.sink` takes at most 170 bytes of heap (the target; the memory probe
+    /// in `Benchmarks/Probes` counts the same chunks, 160 bytes): the sink in a 112-byte chunk of
+    /// the allocator (104 usable) and its `AnyCancellable` in a 48-byte one (40 usable). A field
+    /// added to `SubjectSink` that crosses into the next size class fails here, not only in the
+    /// benchmark table.
+    func testALiveSinkFitsItsSizeClasses() throws {
+        #if os(Linux) && canImport(Glibc)
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.sink { _ in }
+        guard case .object(let sink) = cancellable.canceller else { return XCTFail("no object") }
+        let usable = { (object: AnyObject) in malloc_usable_size(Unmanaged.passUnretained(object).toOpaque()) }
+        XCTAssertLessThanOrEqual(usable(sink), 104, "SubjectSink")
+        XCTAssertLessThanOrEqual(usable(cancellable), 40, "AnyCancellable")
+        cancellable.cancel()
+        #else
+        throw XCTSkip("reads the glibc allocator's size classes")
+        #endif
+    }
+
     private final class Model {
         @Published var level = 0
     }
 }
+
+#if os(Linux) && canImport(Glibc)
+/// glibc's size of the chunk behind an allocation, less its header (`malloc.h`, which the `Glibc`
+/// module does not export).
+@_silgen_name("malloc_usable_size")
+private func malloc_usable_size(_ pointer: UnsafeMutableRawPointer) -> Int
+#endif
