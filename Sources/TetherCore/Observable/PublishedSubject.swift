@@ -128,7 +128,7 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
         let (receivers, ticket) = lock.withLock {
             _ -> (SubjectReceivers<Value, Never>, UInt64) in
             issued += 1
-            return (hub.conduits, issued)
+            return (hub.receivers, issued)
         }
         receivers.offer(input)
         let replaced = lock.withLock { _ -> Value? in

@@ -112,7 +112,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
                 return SubjectReceivers()
             }
             current = input
-            return hub.conduits
+            return hub.receivers
         }
         receivers.offer(input)
     }

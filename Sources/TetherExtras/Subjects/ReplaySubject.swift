@@ -97,7 +97,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectCondui
         let receivers = state.withLock { state -> SubjectReceivers<Output, Failure> in
             guard !state.hub.isCompleted else { return SubjectReceivers() }
             state.buffer.append(input, keepingAtMost: capacity)
-            return state.hub.conduits
+            return state.hub.receivers
         }
         receivers.offer(input)
     }
