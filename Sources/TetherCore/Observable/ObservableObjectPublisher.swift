@@ -58,11 +58,14 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
 extension ObservableObjectPublisher {
     /// One subscriber's subscription.
     ///
-    /// Calls into the subscriber are serialised by a ``DownstreamTurn``. A signal is a `Void`, so
-    /// what a reentrant `send()` leaves for the delivering thread is a counter. The class is not
-    /// generic (the subscriber is type-erased once, on subscription) so that the
-    /// per-signal path, reached through the publisher's list, runs as specialised code instead
-    /// of instantiating generic metadata on every call.
+    /// Calls into the subscriber are serialised by a ``DownstreamTurn``, and a signal takes the
+    /// subjects' lane (``SubjectLane``): once the subscriber has asked for anything, a signal goes,
+    /// in the sender's turn, to the subscriber kept in `serial` without taking the state's lock,
+    /// and a cancel leaves that reference for the turn to let go of. A signal is a `Void`, so what
+    /// a reentrant `send()` leaves for the delivering thread is a count, which only the turn's
+    /// holder touches. The class is not generic (the subscriber is type-erased once, on
+    /// subscription) so that the per-signal path, reached through the publisher's list, runs as
+    /// specialised code instead of instantiating generic metadata on every call.
     @usableFromInline
     internal final class Inner: Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -74,10 +77,6 @@ extension ObservableObjectPublisher {
             /// `nil` once cancelled.
             @usableFromInline var downstream: Downstream?
             @usableFromInline weak var parent: ObservableObjectPublisher?
-            /// Set by the first request: from then on every signal is delivered.
-            @usableFromInline var active = false
-            /// Signals sent from inside a delivery, on the delivering thread.
-            @usableFromInline var owed = 0
 
             @inlinable
             init(downstream: Downstream, parent: ObservableObjectPublisher) {
@@ -93,9 +92,23 @@ extension ObservableObjectPublisher {
         @usableFromInline
         internal let turn = DownstreamTurn()
 
+        /// Open from the first request until the cancel: signals go to `serial`.
+        @usableFromInline
+        internal let lane = SubjectLane()
+
+        /// The subscriber the turn calls; only touched in the turn, and let go of there (see
+        /// ``SubjectLane``).
+        @usableFromInline @exclusivity(unchecked)
+        internal var serial: Downstream?
+
+        /// Signals sent from inside a delivery, on the delivering thread; only touched in the turn.
+        @usableFromInline @exclusivity(unchecked)
+        internal var owed = 0
+
         @inlinable
         internal init(downstream: Downstream, parent: ObservableObjectPublisher) {
             state = Locked(State(downstream: downstream, parent: parent))
+            serial = downstream
             Ledger.enter(self)
         }
 
@@ -103,59 +116,59 @@ extension ObservableObjectPublisher {
             Ledger.leave(self)
         }
 
+        /// Runs `body` in this thread's turn, then delivers the signals left meanwhile and lets go
+        /// of the subscriber if a cancel left it owed.
+        /// - Returns: `false`, without running `body`, when this thread holds the turn already.
+        @inlinable
+        internal func inTurn(_ body: () -> Void) -> Bool {
+            lane.run(
+                {
+                    body()
+                    while owed > 0, lane.isOpen {
+                        owed -= 1
+                        _ = serial?.receive()
+                    }
+                    owed = 0
+                }, in: turn, release: { serial = nil })
+        }
+
         /// Hands the subscription over, then delivers the signals sent meanwhile.
         @inlinable
         internal func start(_ downstream: Downstream) {
-            _ = turn.run {
-                downstream.receive(subscription: self)
-                drain()
-            }
+            _ = inTurn { downstream.receive(subscription: self) }
         }
 
         @inlinable
         internal func signal() {
-            let ranInTurn = turn.run {
-                guard let target = state.withLock({ $0.active ? $0.downstream : nil }) else { return }
-                _ = target.receive()
-                drain()
-            }
-            if !ranInTurn {
-                state.withLock { state in
-                    if state.downstream != nil, state.active { state.owed += 1 }
+            let ran = inTurn {
+                if lane.isOpen {
+                    _ = serial?.receive()
                 }
             }
-        }
-
-        /// Delivers the signals sent from inside deliveries until none is left. Runs only in
-        /// this thread's turn.
-        @inlinable
-        internal func drain() {
-            while let target = state.withLock({ state -> Downstream? in
-                guard let downstream = state.downstream, state.owed > 0 else { return nil }
-                state.owed -= 1
-                return downstream
-            }) {
-                _ = target.receive()
+            if !ran, lane.isOpen {
+                owed += 1
             }
         }
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "Demand must not be zero: ObservableObjectPublisher was asked for .none")
-            state.withLock { state in
-                if state.downstream != nil { state.active = true }
+            // A cancel meanwhile stops the lane for good, whether it comes before this or after.
+            if state.withLock({ $0.downstream != nil }) {
+                lane.open()
             }
         }
 
         @inlinable
         internal func cancel() {
             let released = state.withLock { state -> (Downstream?, ObservableObjectPublisher?) in
-                defer {
-                    state.downstream = nil
-                    state.owed = 0
-                }
+                defer { state.downstream = nil }
                 return (state.downstream, state.parent)
             }
+            guard released.0 != nil else { return }
+            lane.stop()
+            // Otherwise a delivery is in progress, on this thread or another, and lets go at its end.
+            _ = turn.ifFree { lane.releaseIfOwed { serial = nil } }
             released.1?.detach(self)
         }
 
