@@ -31,9 +31,9 @@ package struct SubjectHub<Output, Failure: Error> {
     package var isCompleted: Bool { outcome != nil }
 
     /// The conduits to offer a value to: none once completed. The one way a send copies them out
-    /// of the lock: a read of the stored `conduits` was, in a published property's `send`,
-    /// compiled as a copy through the run time's value witnesses (about 300 instructions, where
-    /// this is a load and a retain; `callgrind`, Swift 6.3.1).
+    /// of the lock: a read of the stored `conduits` in a published property's `send` was, in one
+    /// binary, a copy through the run time's value witnesses (about 300 instructions, where this
+    /// is a load and a retain; see Docs/FastWithoutTheSpecialiser.md).
     @inlinable
     package var receivers: SubjectReceivers<Output, Failure> {
         isCompleted ? SubjectReceivers() : conduits
