@@ -37,11 +37,13 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// Sends the changed value to the downstream subscribers.
     ///
     /// Copying the subscriber list is a reference-count bump of its buffer, so sending allocates
-    /// nothing.
+    /// nothing; each subscription is called where it is in that copy, which keeps it alive, so
+    /// the loop retains none of them.
     @inlinable
     public func send() {
-        for conduit in conduits.withLock({ $0 }) {
-            conduit.signal()
+        let list = conduits.withLock { $0 }
+        for index in list.indices {
+            list[index].signal()
         }
     }
 

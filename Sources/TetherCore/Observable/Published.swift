@@ -143,15 +143,17 @@ public struct Published<Value> {
                 subject.send(newValue)
                 return
             }
-            var changePublisher = object[keyPath: storageKeyPath].changePublisher
-            if changePublisher == nil,
-                let found = ObservableObjectRegistry.existingPublisher(for: object)
-            {
+            // Unretained: the registry keeps an object's `objectWillChange` for as long as the
+            // object lives (see `PublishedSubject.resolveChangePublisher()`).
+            var changePublisher: Unmanaged<ObservableObjectPublisher>?
+            if let known = object[keyPath: storageKeyPath].changePublisher {
+                changePublisher = Unmanaged.passUnretained(known)
+            } else if let found = ObservableObjectRegistry.existingPublisher(for: object) {
                 object[keyPath: storageKeyPath].changePublisher = found
-                changePublisher = found
+                changePublisher = Unmanaged.passUnretained(found)
             }
             // Outside any access to the storage: the subscribers may read the property.
-            changePublisher?.send()
+            changePublisher?._withUnsafeGuaranteedRef { $0.send() }
             object[keyPath: storageKeyPath].storage = .value(newValue)
         }
     }

@@ -124,7 +124,7 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     /// Publishes `input` in `willSet` order, then stores it.
     @inlinable
     internal func send(_ input: Value) {
-        resolveChangePublisher()?.send()
+        resolveChangePublisher()?._withUnsafeGuaranteedRef { $0.send() }
         let (receivers, ticket) = lock.withLock {
             _ -> (SubjectReceivers<Value, Never>, UInt64) in
             issued += 1
@@ -141,18 +141,28 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     }
 
     /// The owner's `objectWillChange`, looked up until it is first found and cached after.
+    ///
+    /// Unretained: `changePublisher` is written once and never cleared, so the subject's own
+    /// reference keeps the publisher alive while the subject is, and a send does not retain it.
+    /// That retain was not a cheap one: a publisher whose subscriptions hold it weakly has a side
+    /// table, and every retain and release of it takes the run time's slow path.
     @inlinable
-    internal func resolveChangePublisher() -> ObservableObjectPublisher? {
+    internal func resolveChangePublisher() -> Unmanaged<ObservableObjectPublisher>? {
         guard mayHaveChangePublisher else { return nil }
-        let (known, owner) = lock.withLock { _ -> (ObservableObjectPublisher?, AnyObject?) in
-            (changePublisher, changePublisher == nil ? self.owner : nil)
+        let (known, owner) = lock.withLock { _ -> (Unmanaged<ObservableObjectPublisher>?, AnyObject?) in
+            if let changePublisher { return (Unmanaged.passUnretained(changePublisher), nil) }
+            return (nil, self.owner)
         }
         if let known { return known }
         guard let owner, let found = ObservableObjectRegistry.existingPublisher(for: owner) else {
             return nil
         }
-        lock.withLock { _ in changePublisher = found }
-        return found
+        return lock.withLock { _ in
+            // Another send may have found it first: the same publisher, which the field keeps.
+            let kept = changePublisher ?? found
+            changePublisher = kept
+            return Unmanaged.passUnretained(kept)
+        }
     }
 
     /// Keeps `subscription` for the subject's lifetime and asks it for everything.
