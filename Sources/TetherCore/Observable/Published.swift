@@ -85,13 +85,13 @@ public struct Published<Value> {
     /// (creating it if needed) and ignores the one assigned, as Combine does: a property never
     /// takes over another's publisher or value.
     public var projectedValue: Publisher {
-        mutating get { Publisher(subject(owner: nil)) }
-        set { _ = subject(owner: nil) }
+        mutating get { Publisher(subject(owner: nil as AnyObject?)) }
+        set { _ = subject(owner: nil as AnyObject?) }
     }
 
     /// The subject publishing this property, created (holding the current value) on first use.
     @inlinable
-    internal mutating func subject(owner: AnyObject?) -> PublishedSubject<Value> {
+    internal mutating func subject<Owner: AnyObject>(owner: Owner?) -> PublishedSubject<Value> {
         switch storage {
         case .subject(let subject):
             return subject

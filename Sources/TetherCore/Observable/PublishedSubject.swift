@@ -61,11 +61,14 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     internal let mayHaveChangePublisher: Bool
 
     @inlinable
-    internal init(_ value: Value, owner: AnyObject?, changePublisher: ObservableObjectPublisher?) {
+    internal init<Owner: AnyObject>(_ value: Value, owner: Owner?, changePublisher: ObservableObjectPublisher?) {
         control = PublishedSubject.parentEntry
         current = value
         self.changePublisher = changePublisher
         hub.hasDownstreamDemand = true
+        // Generic in the owner's type, so that where it is known to be an `ObservableObject`
+        // (specialised in the owner's class) the answer is settled at compile time rather than by
+        // a conformance lookup each time a property makes its subject.
         mayHaveChangePublisher = changePublisher != nil || owner is any ObservableObject
         if mayHaveChangePublisher {
             self.owner = owner
