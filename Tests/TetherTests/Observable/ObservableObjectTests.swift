@@ -31,6 +31,15 @@ private final class Shared: ObservableObject, @unchecked Sendable {
     @Published var value = 0
 }
 
+/// A property declared in a class that is not an `ObservableObject`, on an instance of a subclass
+/// that is: what the property's subject knows of its owner is decided from the instance, not
+/// from the class that declares the property.
+private class Form {
+    @Published var title = ""
+}
+
+private final class ObservedForm: Form, ObservableObject {}
+
 final class ObservableObjectTests: TetherTestCase {
     func testDocumentationExampleFiresBeforeTheChangeAndSeesTheOldValue() {
         let john = Contact(name: "John Appleseed", age: 24)
@@ -252,6 +261,19 @@ final class ObservableObjectPublisherTests: TetherTestCase {
         XCTAssertEqual(count, 5)
         XCTAssertEqual(maxDepth, 1)
         cancellable.cancel()
+    }
+
+    func testAPropertyOfABaseClassFiresTheSubclasssObjectWillChangeFirst() {
+        let form = ObservedForm()
+        var log: [String] = []
+        let property = form.$title.sink { log.append("title \($0)") }
+        let object = form.objectWillChange.sink { log.append("will change from \(form.title)") }
+        form.title = "A"
+        form.title = "B"
+        XCTAssertEqual(
+            log, ["title ", "will change from ", "title A", "will change from A", "title B"])
+        property.cancel()
+        object.cancel()
     }
 
     func testSendFromManyThreadsNeverOverlaps() {
