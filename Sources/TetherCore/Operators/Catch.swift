@@ -57,7 +57,7 @@ extension Publisher {
     /// - Returns: A publisher that handles errors from an upstream publisher by replacing the
     ///   failed publisher with another publisher.
     @inlinable
-    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+    public consuming func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
     where Output == P.Output {
         Publishers.Catch(upstream: self, handler: handler)
     }

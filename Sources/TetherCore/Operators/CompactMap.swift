@@ -88,7 +88,7 @@ extension Publisher {
     /// - Parameter transform: A closure that receives a value and returns an optional value.
     /// - Returns: A publisher that republishes all non-`nil` results of calling the transform.
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
+    public consuming func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
     }
 }
@@ -99,7 +99,7 @@ extension Publishers.CompactMap {
     /// - Parameter transform: A closure that receives a value and returns an optional value.
     /// - Returns: One `CompactMap` over the original upstream.
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+    public consuming func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
     }
@@ -110,7 +110,7 @@ extension Publishers.CompactMap {
     ///   new element.
     /// - Returns: One `CompactMap` over the original upstream.
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+    public consuming func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
     }

@@ -298,7 +298,7 @@ extension Publisher {
     /// - Returns: A publisher that appends the appending publisher's elements after this
     ///   publisher's elements.
     @inlinable
-    public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
+    public consuming func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
     where Failure == P.Failure, Output == P.Output {
         Publishers.Concatenate(prefix: self, suffix: publisher)
     }
@@ -329,7 +329,7 @@ extension Publisher {
     /// - Returns: A publisher that prefixes the prefixing publisher's elements prior to this
     ///   publisher's elements.
     @inlinable
-    public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
+    public consuming func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
     where Failure == P.Failure, Output == P.Output {
         Publishers.Concatenate(prefix: publisher, suffix: self)
     }

@@ -157,7 +157,7 @@ extension Publisher {
     /// - Returns: A publisher that drops elements from the upstream publisher until the `other`
     ///   publisher produces a value.
     @inlinable
-    public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
+    public consuming func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
     where Failure == P.Failure {
         Publishers.DropUntilOutput(upstream: self, other: publisher)
     }

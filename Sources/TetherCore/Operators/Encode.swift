@@ -61,7 +61,7 @@ extension Publisher where Output: Encodable {
     /// - Returns: A publisher that encodes received elements using a specified encoder, and
     ///   publishes the resulting data.
     @inlinable
-    public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
+    public consuming func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
         Publishers.Encode(upstream: self, encoder: encoder)
     }
 }

@@ -85,7 +85,7 @@ extension Publisher {
     ///   indicating whether to republish the element.
     /// - Returns: A publisher that republishes all elements that satisfy the closure.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+    public consuming func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
         Publishers.Filter(upstream: self, isIncluded: isIncluded)
     }
 }
@@ -96,7 +96,7 @@ extension Publishers.Filter {
     ///   indicating whether to republish the element.
     /// - Returns: One `Filter` over the original upstream.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+    public consuming func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
         return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
     }

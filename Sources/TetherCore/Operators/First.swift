@@ -50,7 +50,7 @@ extension Publisher {
     /// without a value. Nothing goes down before the subscriber's first request.
     /// - Returns: A publisher that only publishes the first element of a stream.
     @inlinable
-    public func first() -> Publishers.First<Self> {
+    public consuming func first() -> Publishers.First<Self> {
         Publishers.First(upstream: self)
     }
 }

@@ -290,7 +290,7 @@ extension Publisher {
     ///     request for more elements. This value defaults to `nil`.
     /// - Returns: A publisher that performs the specified closures when publisher events occur.
     @inlinable
-    public func handleEvents(
+    public consuming func handleEvents(
         receiveSubscription: ((any Subscription) -> Void)? = nil,
         receiveOutput: ((Output) -> Void)? = nil,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,

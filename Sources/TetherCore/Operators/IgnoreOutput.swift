@@ -81,7 +81,7 @@ extension Publisher {
     /// Requests `.unlimited` from the upstream as soon as it is subscribed.
     /// - Returns: A publisher that ignores all upstream elements.
     @inlinable
-    public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
+    public consuming func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
         Publishers.IgnoreOutput(upstream: self)
     }
 }

@@ -60,7 +60,7 @@ extension Publisher {
     /// - Returns: A publisher that only publishes the last element of a stream that satisfies
     ///   the predicate.
     @inlinable
-    public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
+    public consuming func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
         Publishers.LastWhere(upstream: self, predicate: predicate)
     }
 }

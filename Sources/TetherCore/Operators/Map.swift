@@ -84,7 +84,7 @@ extension Publisher {
     /// - Returns: A publisher that uses the provided closure to map elements from the upstream
     ///   publisher to new elements that it then publishes.
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+    public consuming func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)
     }
 }
@@ -95,7 +95,7 @@ extension Publishers.Map {
     ///   new element.
     /// - Returns: One `Map` over the original upstream.
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+    public consuming func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
         let first = self.transform
         return Publishers.Map(upstream: upstream) { transform(first($0)) }
     }

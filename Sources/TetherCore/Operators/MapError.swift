@@ -96,7 +96,7 @@ extension Publisher {
     /// - Returns: A publisher that replaces any upstream failure with a new error produced by the
     ///   `transform` closure.
     @inlinable
-    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
+    public consuming func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
         Publishers.MapError(upstream: self, transform: transform)
     }
 }

@@ -78,7 +78,7 @@ extension Publisher {
     /// - Parameter keyPath: The key path of a property on `Output`.
     /// - Returns: A publisher that publishes the value of the key path.
     @inlinable
-    public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
+    public consuming func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
         Publishers.MapKeyPath(upstream: self, keyPath: keyPath)
     }
 }

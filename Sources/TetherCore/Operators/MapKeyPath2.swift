@@ -101,7 +101,7 @@ extension Publisher {
     ///   - keyPath1: The key path of another property on `Output`.
     /// - Returns: A publisher that publishes the values of two key paths as a tuple.
     @inlinable
-    public func map<T0, T1>(
+    public consuming func map<T0, T1>(
         _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>
     ) -> Publishers.MapKeyPath2<Self, T0, T1> {
         Publishers.MapKeyPath2(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1)

@@ -114,7 +114,7 @@ extension Publisher {
     ///   - keyPath2: The key path of a third property on `Output`.
     /// - Returns: A publisher that publishes the values of three key paths as a tuple.
     @inlinable
-    public func map<T0, T1, T2>(
+    public consuming func map<T0, T1, T2>(
         _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>, _ keyPath2: KeyPath<Output, T2>
     ) -> Publishers.MapKeyPath3<Self, T0, T1, T2> {
         Publishers.MapKeyPath3(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)

@@ -145,7 +145,7 @@ extension Publisher {
     /// - Parameter index: The index that indicates the element to publish.
     /// - Returns: A publisher that publishes a specific indexed element.
     @inlinable
-    public func output(at index: Int) -> Publishers.Output<Self> {
+    public consuming func output(at index: Int) -> Publishers.Output<Self> {
         Publishers.Output(upstream: self, range: index..<(index + 1))
     }
 
@@ -157,7 +157,7 @@ extension Publisher {
     /// - Parameter range: A range that indicates which elements to publish.
     /// - Returns: A publisher that publishes elements specified by a range.
     @inlinable
-    public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
+    public consuming func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
         Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
     }
 

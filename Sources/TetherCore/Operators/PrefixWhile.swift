@@ -59,7 +59,7 @@ extension Publisher {
     /// - Returns: A publisher that passes through elements until the predicate indicates
     ///   publishing should finish.
     @inlinable
-    public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
+    public consuming func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
         Publishers.PrefixWhile(upstream: self, predicate: predicate)
     }
 }

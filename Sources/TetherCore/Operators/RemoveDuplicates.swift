@@ -82,7 +82,7 @@ extension Publisher where Output: Equatable {
     /// Dropped duplicates are replaced by a demand of one towards the upstream.
     /// - Returns: A publisher that consumes — rather than publishes — duplicate elements.
     @inlinable
-    public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
+    public consuming func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: ==)
     }
 }
@@ -97,7 +97,7 @@ extension Publisher {
     ///   element is a duplicate of the first.
     /// - Returns: A publisher that consumes — rather than publishes — duplicate elements.
     @inlinable
-    public func removeDuplicates(
+    public consuming func removeDuplicates(
         by predicate: @escaping (Output, Output) -> Bool
     ) -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)

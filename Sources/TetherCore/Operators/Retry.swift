@@ -43,7 +43,7 @@ extension Publishers {
         /// Attaches `subscriber`; signals arrive on the upstream's threads.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public consuming func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(upstream: upstream, retries: retries, downstream: subscriber))
         }
     }
@@ -236,7 +236,7 @@ extension Publisher {
     /// - Returns: A publisher that attempts to recreate its subscription to a failed upstream
     ///   publisher.
     @inlinable
-    public func retry(_ retries: Int) -> Publishers.Retry<Self> {
+    public consuming func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
     }
 }

@@ -37,7 +37,7 @@ extension Publishers {
         /// - Parameter failure: The `Failure` type presented by the new publisher.
         /// - Returns: A publisher over the same upstream that appears to send `E`.
         @inlinable
-        public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
+        public consuming func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
             Publishers.SetFailureType<Upstream, E>(upstream: upstream)
         }
     }
@@ -87,7 +87,7 @@ extension Publisher where Failure == Never {
     /// - Parameter failureType: The `Failure` type presented by this publisher.
     /// - Returns: A publisher that appears to send the specified failure type.
     @inlinable
-    public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
+    public consuming func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
         Publishers.SetFailureType<Self, E>(upstream: self)
     }
 }

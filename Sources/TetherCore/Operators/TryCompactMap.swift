@@ -57,7 +57,7 @@ extension Publisher {
     ///   optional value.
     /// - Returns: A publisher that republishes all non-`nil` results of calling the transform.
     @inlinable
-    public func tryCompactMap<T>(
+    public consuming func tryCompactMap<T>(
         _ transform: @escaping (Output) throws -> T?
     ) -> Publishers.TryCompactMap<Self, T> {
         Publishers.TryCompactMap(upstream: self, transform: transform)
@@ -71,7 +71,7 @@ extension Publishers.TryCompactMap {
     ///   optional value.
     /// - Returns: One `TryCompactMap` over the original upstream.
     @inlinable
-    public func compactMap<T>(
+    public consuming func compactMap<T>(
         _ transform: @escaping (Output) throws -> T?
     ) -> Publishers.TryCompactMap<Upstream, T> {
         let first = self.transform

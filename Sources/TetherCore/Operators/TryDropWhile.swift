@@ -70,7 +70,7 @@ extension Publisher {
     /// - Returns: A publisher that skips over elements until the provided closure returns
     ///   `false`, and then republishes all remaining elements.
     @inlinable
-    public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
+    public consuming func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
         Publishers.TryDropWhile(upstream: self, predicate: predicate)
     }
 }

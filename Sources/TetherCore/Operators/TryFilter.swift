@@ -60,7 +60,7 @@ extension Publisher {
     ///   indicates whether to republish the element, or throws an error.
     /// - Returns: A publisher that republishes all elements that satisfy the closure.
     @inlinable
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
+    public consuming func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
         Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
     }
 }
@@ -72,7 +72,7 @@ extension Publishers.Filter {
     ///   indicates whether to republish the element, or throws an error.
     /// - Returns: One `TryFilter` over the original upstream.
     @inlinable
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+    public consuming func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { value in
             guard first(value) else { return false }
@@ -88,7 +88,7 @@ extension Publishers.TryFilter {
     ///   indicating whether to republish the element.
     /// - Returns: One `TryFilter` over the original upstream.
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+    public consuming func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { value in
             guard try first(value) else { return false }
@@ -102,7 +102,7 @@ extension Publishers.TryFilter {
     ///   indicates whether to republish the element, or throws an error.
     /// - Returns: One `TryFilter` over the original upstream.
     @inlinable
-    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+    public consuming func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { value in
             guard try first(value) else { return false }

@@ -61,7 +61,8 @@ extension Publisher {
     /// - Returns: A publisher that only publishes the first element of a stream that satisfies
     ///   the predicate.
     @inlinable
-    public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
+    public consuming func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self>
+    {
         Publishers.TryFirstWhere(upstream: self, predicate: predicate)
     }
 }

@@ -60,7 +60,7 @@ extension Publisher {
     /// - Returns: A publisher that only publishes the last element of a stream that satisfies
     ///   the predicate.
     @inlinable
-    public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
+    public consuming func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
         Publishers.TryLastWhere(upstream: self, predicate: predicate)
     }
 }

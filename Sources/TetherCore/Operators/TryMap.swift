@@ -62,7 +62,7 @@ extension Publisher {
     /// - Returns: A publisher that uses the provided closure to map elements from the upstream
     ///   publisher to new elements that it then publishes.
     @inlinable
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+    public consuming func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
         Publishers.TryMap(upstream: self, transform: transform)
     }
 }
@@ -74,7 +74,7 @@ extension Publishers.Map {
     ///   new element. If the closure throws an error, the publisher fails with the thrown error.
     /// - Returns: One `TryMap` over the original upstream.
     @inlinable
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+    public consuming func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
     }
@@ -87,7 +87,7 @@ extension Publishers.TryMap {
     ///   new element.
     /// - Returns: One `TryMap` over the original upstream.
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+    public consuming func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
     }
@@ -98,7 +98,7 @@ extension Publishers.TryMap {
     ///   new element. If the closure throws an error, the publisher fails with the thrown error.
     /// - Returns: One `TryMap` over the original upstream.
     @inlinable
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+    public consuming func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
     }

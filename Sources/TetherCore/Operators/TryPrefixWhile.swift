@@ -62,7 +62,9 @@ extension Publisher {
     /// - Returns: A publisher that passes through elements until the predicate throws or
     ///   indicates publishing should finish.
     @inlinable
-    public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
+    public consuming func tryPrefix(while predicate: @escaping (Output) throws -> Bool)
+        -> Publishers.TryPrefixWhile<Self>
+    {
         Publishers.TryPrefixWhile(upstream: self, predicate: predicate)
     }
 }

@@ -52,7 +52,7 @@ extension Publisher {
     /// than this publisher's actual type.
     /// - Returns: An ``AnyPublisher`` wrapping this publisher.
     @inlinable
-    public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
+    public consuming func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
         AnyPublisher(self)
     }
 }

@@ -14,7 +14,7 @@ extension Publisher {
     /// - Parameter other: The publisher to race this one against.
     /// - Returns: A publisher mirroring the first of the two to send a signal.
     @inlinable
-    public func amb<Other: Publisher>(_ other: Other) -> Publishers.Amb<Self, Other>
+    public consuming func amb<Other: Publisher>(_ other: Other) -> Publishers.Amb<Self, Other>
     where Other.Output == Output, Other.Failure == Failure {
         Publishers.Amb(first: self, second: other)
     }

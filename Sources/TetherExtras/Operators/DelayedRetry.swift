@@ -24,7 +24,7 @@ extension Publisher {
     ///   - options: Options for the scheduler.
     /// - Returns: A publisher that resubscribes after a delay when this one fails.
     @inlinable
-    public func retry<Context: Scheduler>(
+    public consuming func retry<Context: Scheduler>(
         _ retries: Int, delay: Context.SchedulerTimeType.Stride, backoff: Int = 1, scheduler: Context,
         options: Context.SchedulerOptions? = nil
     ) -> Publishers.DelayedRetry<Self, Context> {
@@ -55,7 +55,7 @@ extension Publisher {
     ///   - options: Options for the scheduler.
     /// - Returns: A publisher that resubscribes after a delay when this one fails.
     @inlinable
-    public func retry<Context: Scheduler>(
+    public consuming func retry<Context: Scheduler>(
         when delayBeforeAttempt: @escaping (_ failure: Failure, _ attempt: Int) -> Context.SchedulerTimeType.Stride?,
         scheduler: Context, options: Context.SchedulerOptions? = nil
     ) -> Publishers.DelayedRetry<Self, Context> {

@@ -10,7 +10,8 @@ extension Publisher where Failure == Never {
     /// delivers the upstream's events.
     /// - Returns: A publisher of the events' values, failing with the events' failure type.
     @inlinable
-    public func dematerialize<Value, EventFailure: Error>() -> Publishers.Dematerialize<Self, Value, EventFailure>
+    public consuming func dematerialize<Value, EventFailure: Error>()
+        -> Publishers.Dematerialize<Self, Value, EventFailure>
     where Output == Event<Value, EventFailure> {
         Publishers.Dematerialize(upstream: self)
     }

@@ -20,7 +20,7 @@ extension Publisher {
     ///   that delivers this publisher's values.
     /// - Returns: A publisher of the values of each inner publisher that was made.
     @inlinable
-    public func flatMapFirst<P: Publisher>(
+    public consuming func flatMapFirst<P: Publisher>(
         _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMapFirst<P, Self> where P.Failure == Failure {
         Publishers.FlatMapFirst(upstream: self, transform: transform)
@@ -65,7 +65,7 @@ extension Publisher where Failure == Never {
     /// - Parameter transform: A closure making the publisher for a value.
     /// - Returns: A publisher of the values of each inner publisher that was made.
     @inlinable
-    public func flatMapFirst<P: Publisher>(
+    public consuming func flatMapFirst<P: Publisher>(
         _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMapFirst<P, Self> where P.Failure == Never {
         Publishers.FlatMapFirst(upstream: self, transform: transform)

@@ -12,7 +12,7 @@ extension Publisher {
     /// The failure type is `Never`: failures become values.
     /// - Returns: A publisher of the upstream's signals as values, that never fails.
     @inlinable
-    public func materialize() -> Publishers.Materialize<Self> {
+    public consuming func materialize() -> Publishers.Materialize<Self> {
         Publishers.Materialize(upstream: self)
     }
 }

@@ -13,7 +13,7 @@ extension Publisher {
     /// - Parameter fallback: The publisher to switch to when this one finishes empty.
     /// - Returns: A publisher of this publisher's values, or of `fallback`'s when it has none.
     @inlinable
-    public func switchIfEmpty<Fallback: Publisher>(
+    public consuming func switchIfEmpty<Fallback: Publisher>(
         _ fallback: Fallback
     ) -> Publishers.SwitchIfEmpty<Self, Fallback> where Fallback.Output == Output, Fallback.Failure == Failure {
         Publishers.SwitchIfEmpty(upstream: self, fallback: fallback)
@@ -28,7 +28,7 @@ extension Publisher {
     ///   publisher finishes on.
     /// - Returns: A publisher of this publisher's values, or of the fallback's when it has none.
     @inlinable
-    public func switchIfEmpty<Fallback: Publisher>(
+    public consuming func switchIfEmpty<Fallback: Publisher>(
         _ makeFallback: @escaping () -> Fallback
     ) -> Publishers.SwitchIfEmpty<Self, Deferred<Fallback>>
     where Fallback.Output == Output, Fallback.Failure == Failure {
@@ -43,7 +43,9 @@ extension Publisher {
     /// - Parameter error: The failure to publish in place of an empty finish.
     /// - Returns: A publisher that fails when this one finishes empty.
     @inlinable
-    public func replaceEmpty(withError error: Failure) -> Publishers.SwitchIfEmpty<Self, Fail<Output, Failure>> {
+    public consuming func replaceEmpty(withError error: Failure)
+        -> Publishers.SwitchIfEmpty<Self, Fail<Output, Failure>>
+    {
         Publishers.SwitchIfEmpty(upstream: self, fallback: Fail(error: error))
     }
 }

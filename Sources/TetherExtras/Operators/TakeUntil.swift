@@ -18,7 +18,8 @@ extension Publisher {
     /// - Returns: A publisher of the values up to (and, if `inclusive`, including) the first
     ///   that satisfies `predicate`.
     @inlinable
-    public func take(until predicate: @escaping (Output) -> Bool, inclusive: Bool = false) -> Publishers.TakeUntil<Self>
+    public consuming func take(until predicate: @escaping (Output) -> Bool, inclusive: Bool = false)
+        -> Publishers.TakeUntil<Self>
     {
         Publishers.TakeUntil(upstream: self, inclusive: inclusive, predicate: predicate)
     }

@@ -19,7 +19,7 @@ extension Publisher {
     ///   - resultSelector: A closure combining a value of this publisher with `other`'s latest.
     /// - Returns: A publisher of the combined values, failing with this publisher's failure type.
     @inlinable
-    public func withLatestFrom<Other: Publisher, Result>(
+    public consuming func withLatestFrom<Other: Publisher, Result>(
         _ other: Other, resultSelector: @escaping (Output, Other.Output) -> Result
     ) -> Publishers.WithLatestFrom<Self, Other, Result> where Other.Failure == Failure {
         Publishers.WithLatestFrom(upstream: self, other: other, resultSelector: resultSelector)
@@ -35,7 +35,7 @@ extension Publisher {
     /// - Parameter other: The publisher whose latest value is published.
     /// - Returns: A publisher of `other`'s values, failing with this publisher's failure type.
     @inlinable
-    public func withLatestFrom<Other: Publisher>(
+    public consuming func withLatestFrom<Other: Publisher>(
         _ other: Other
     ) -> Publishers.WithLatestFrom<Self, Other, Other.Output> where Other.Failure == Failure {
         Publishers.WithLatestFrom(upstream: self, other: other) { _, latest in latest }

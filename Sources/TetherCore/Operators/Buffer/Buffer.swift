@@ -25,7 +25,7 @@ extension Publisher {
     /// - Returns: A publisher that buffers elements received from an upstream publisher; its
     ///   failure type is the upstream's.
     @inlinable
-    public func buffer(
+    public consuming func buffer(
         size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>
     ) -> Publishers.Buffer<Self> {
         Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)

@@ -8,7 +8,7 @@ extension Publisher {
     /// - Parameter other: Another publisher to combine with this one.
     /// - Returns: A publisher that receives and combines elements from this and another publisher.
     @inlinable
-    public func combineLatest<P: Publisher>(_ other: P) -> Publishers.CombineLatest<Self, P>
+    public consuming func combineLatest<P: Publisher>(_ other: P) -> Publishers.CombineLatest<Self, P>
     where P.Failure == Failure {
         Publishers.CombineLatest(self, other)
     }
@@ -26,7 +26,7 @@ extension Publisher {
     /// - Returns: A publisher that receives and combines elements from this and another publisher,
     ///   transformed by `transform`.
     @inlinable
-    public func combineLatest<P: Publisher, T>(
+    public consuming func combineLatest<P: Publisher, T>(
         _ other: P,
         _ transform: @escaping (Output, P.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T>

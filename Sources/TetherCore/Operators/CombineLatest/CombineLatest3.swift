@@ -11,7 +11,7 @@ extension Publisher {
     /// - Returns: A publisher that receives and combines elements from this and two other
     ///   publishers.
     @inlinable
-    public func combineLatest<P: Publisher, Q: Publisher>(
+    public consuming func combineLatest<P: Publisher, Q: Publisher>(
         _ publisher1: P, _ publisher2: Q
     ) -> Publishers.CombineLatest3<Self, P, Q>
     where P.Failure == Failure, Q.Failure == Failure {
@@ -32,7 +32,7 @@ extension Publisher {
     /// - Returns: A publisher that receives and combines elements from this and two other
     ///   publishers, transformed by `transform`.
     @inlinable
-    public func combineLatest<P: Publisher, Q: Publisher, T>(
+    public consuming func combineLatest<P: Publisher, Q: Publisher, T>(
         _ publisher1: P, _ publisher2: Q,
         _ transform: @escaping (Output, P.Output, Q.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>

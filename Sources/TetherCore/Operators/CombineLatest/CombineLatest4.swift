@@ -12,7 +12,7 @@ extension Publisher {
     /// - Returns: A publisher that receives and combines elements from this and three other
     ///   publishers.
     @inlinable
-    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(
+    public consuming func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(
         _ publisher1: P, _ publisher2: Q, _ publisher3: R
     ) -> Publishers.CombineLatest4<Self, P, Q, R>
     where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
@@ -34,7 +34,7 @@ extension Publisher {
     /// - Returns: A publisher that receives and combines elements from this and three other
     ///   publishers, transformed by `transform`.
     @inlinable
-    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
+    public consuming func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
         _ publisher1: P, _ publisher2: Q, _ publisher3: R,
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>

@@ -26,7 +26,7 @@ extension Publisher {
     /// - Returns: A publisher that raises a debugger signal when one of the provided closures
     ///   returns `true`.
     @inlinable
-    public func breakpoint(
+    public consuming func breakpoint(
         receiveSubscription: ((any Subscription) -> Bool)? = nil,
         receiveOutput: ((Output) -> Bool)? = nil,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil

@@ -13,7 +13,9 @@ extension Publisher {
     ///     to the console by default. Each subscription writes to its own copy of the stream.
     /// - Returns: A publisher that prints log messages for all publishing events.
     @inlinable
-    public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
+    public consuming func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil)
+        -> Publishers.Print<Self>
+    {
         Publishers.Print(upstream: self, prefix: prefix, to: stream)
     }
 }

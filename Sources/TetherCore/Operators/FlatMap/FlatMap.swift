@@ -94,7 +94,7 @@ extension Publisher {
     /// - Returns: A publisher that transforms elements from an upstream publisher into a
     ///   publisher of that element's type.
     @inlinable
-    public func flatMap<T, P>(
+    public consuming func flatMap<T, P>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Self> where T == P.Output, P: Publisher, Failure == P.Failure {
         Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
@@ -155,7 +155,7 @@ extension Publisher where Failure == Never {
     /// - Returns: A publisher that transforms elements from an upstream publisher into a
     ///   publisher of that element's type.
     @inlinable
-    public func flatMap<P>(
+    public consuming func flatMap<P>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Self> where P: Publisher, P.Failure == Never {
         Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)

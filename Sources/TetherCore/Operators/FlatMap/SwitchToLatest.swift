@@ -55,7 +55,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// ``Publishers/SwitchToLatest`` for demand and delivery.
     /// - Returns: A publisher of the elements of the most recent inner publisher.
     @inlinable
-    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+    public consuming func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
 }
@@ -80,7 +80,7 @@ extension Publisher where Failure == Never, Output: Publisher, Output.Failure ==
     /// See ``Publishers/SwitchToLatest``.
     /// - Returns: A publisher of the elements of the most recent inner publisher.
     @inlinable
-    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+    public consuming func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
 }

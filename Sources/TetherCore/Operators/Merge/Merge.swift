@@ -8,7 +8,7 @@ extension Publisher {
     /// - Parameter other: Another publisher.
     /// - Returns: A publisher that emits an event when either upstream publisher emits an event.
     @inlinable
-    public func merge<P: Publisher>(with other: P) -> Publishers.Merge<Self, P>
+    public consuming func merge<P: Publisher>(with other: P) -> Publishers.Merge<Self, P>
     where P.Failure == Failure, P.Output == Output {
         Publishers.Merge(self, other)
     }

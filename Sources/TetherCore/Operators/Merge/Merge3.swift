@@ -10,7 +10,7 @@ extension Publisher {
     ///   - c: A third publisher.
     /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
     @inlinable
-    public func merge<B: Publisher, C: Publisher>(
+    public consuming func merge<B: Publisher, C: Publisher>(
         with b: B, _ c: C
     ) -> Publishers.Merge3<Self, B, C>
     where B.Failure == Failure, B.Output == Output, C.Failure == Failure, C.Output == Output {

@@ -11,7 +11,7 @@ extension Publisher {
     ///   - d: A fourth publisher.
     /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher>(
+    public consuming func merge<B: Publisher, C: Publisher, D: Publisher>(
         with b: B, _ c: C, _ d: D
     ) -> Publishers.Merge4<Self, B, C, D>
     where

@@ -12,7 +12,7 @@ extension Publisher {
     ///   - e: A fifth publisher.
     /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
+    public consuming func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E
     ) -> Publishers.Merge5<Self, B, C, D, E>
     where

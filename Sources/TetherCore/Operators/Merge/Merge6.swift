@@ -13,7 +13,7 @@ extension Publisher {
     ///   - f: A sixth publisher.
     /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
+    public consuming func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> Publishers.Merge6<Self, B, C, D, E, F>
     where

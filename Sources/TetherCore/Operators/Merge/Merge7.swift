@@ -14,7 +14,7 @@ extension Publisher {
     ///   - g: A seventh publisher.
     /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
+    public consuming func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
     where

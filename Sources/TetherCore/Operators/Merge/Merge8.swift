@@ -15,7 +15,9 @@ extension Publisher {
     ///   - h: A eighth publisher.
     /// - Returns: A publisher that emits an event when any upstream publisher emits an event.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(
+    public consuming func merge<
+        B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher
+    >(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
     where

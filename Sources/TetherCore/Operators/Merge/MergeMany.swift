@@ -8,7 +8,7 @@ extension Publisher {
     /// - Parameter other: Another publisher of this publisher's type.
     /// - Returns: A publisher that emits an event when either upstream publisher emits an event.
     @inlinable
-    public func merge(with other: Self) -> Publishers.MergeMany<Self> {
+    public consuming func merge(with other: Self) -> Publishers.MergeMany<Self> {
         Publishers.MergeMany(self, other)
     }
 }

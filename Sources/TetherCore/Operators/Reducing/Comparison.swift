@@ -61,7 +61,7 @@ extension Publisher where Output: Comparable {
     /// - Returns: A publisher that publishes the minimum value received from the upstream
     ///   publisher, after the upstream publisher finishes.
     @inlinable
-    public func min() -> Publishers.Comparison<Self> {
+    public consuming func min() -> Publishers.Comparison<Self> {
         Publishers.Comparison(upstream: self, areInIncreasingOrder: >)
     }
 
@@ -72,7 +72,7 @@ extension Publisher where Output: Comparable {
     /// - Returns: A publisher that publishes the maximum value received from the upstream
     ///   publisher, after the upstream publisher finishes.
     @inlinable
-    public func max() -> Publishers.Comparison<Self> {
+    public consuming func max() -> Publishers.Comparison<Self> {
         Publishers.Comparison(upstream: self, areInIncreasingOrder: <)
     }
 }
@@ -87,7 +87,9 @@ extension Publisher {
     /// - Returns: A publisher that publishes the minimum value received from the upstream
     ///   publisher, after the upstream publisher finishes.
     @inlinable
-    public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
+    public consuming func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool)
+        -> Publishers.Comparison<Self>
+    {
         Publishers.Comparison(upstream: self) { areInIncreasingOrder($1, $0) }
     }
 
@@ -101,7 +103,9 @@ extension Publisher {
     /// - Returns: A publisher that publishes the maximum value received from the upstream
     ///   publisher, after the upstream publisher finishes.
     @inlinable
-    public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
+    public consuming func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool)
+        -> Publishers.Comparison<Self>
+    {
         Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 }

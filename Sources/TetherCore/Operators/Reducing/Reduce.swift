@@ -72,7 +72,7 @@ extension Publisher {
     /// - Returns: A publisher that applies the closure to all received elements and produces an
     ///   accumulated value when the upstream publisher finishes.
     @inlinable
-    public func reduce<T>(
+    public consuming func reduce<T>(
         _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
     ) -> Publishers.Reduce<Self, T> {
         Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)

@@ -63,7 +63,9 @@ extension Publisher {
     /// - Returns: A publisher that publishes a Boolean value that indicates whether all received
     ///   elements pass a given predicate.
     @inlinable
-    public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Publishers.TryAllSatisfy<Self> {
+    public consuming func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool)
+        -> Publishers.TryAllSatisfy<Self>
+    {
         Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
     }
 }

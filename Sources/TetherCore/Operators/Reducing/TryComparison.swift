@@ -65,7 +65,7 @@ extension Publisher {
     /// - Returns: A publisher that publishes the minimum value received from the upstream
     ///   publisher, after the upstream publisher finishes.
     @inlinable
-    public func tryMin(
+    public consuming func tryMin(
         by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
     ) -> Publishers.TryComparison<Self> {
         Publishers.TryComparison(upstream: self) { try areInIncreasingOrder($1, $0) }
@@ -82,7 +82,7 @@ extension Publisher {
     /// - Returns: A publisher that publishes the maximum value received from the upstream
     ///   publisher, after the upstream publisher finishes.
     @inlinable
-    public func tryMax(
+    public consuming func tryMax(
         by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
     ) -> Publishers.TryComparison<Self> {
         Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)

@@ -61,7 +61,9 @@ extension Publisher {
     /// - Returns: A publisher that emits the Boolean value `true` when the upstream publisher
     ///   emits a matching value, or fails with the error the closure throws.
     @inlinable
-    public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryContainsWhere<Self> {
+    public consuming func tryContains(where predicate: @escaping (Output) throws -> Bool)
+        -> Publishers.TryContainsWhere<Self>
+    {
         Publishers.TryContainsWhere(upstream: self, predicate: predicate)
     }
 }

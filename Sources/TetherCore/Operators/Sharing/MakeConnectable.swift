@@ -6,7 +6,7 @@ extension Publisher where Failure == Never {
     /// several subscribers can attach before any element is produced.
     /// - Returns: A ``ConnectablePublisher`` wrapping this publisher.
     @inlinable
-    public func makeConnectable() -> Publishers.MakeConnectable<Self> {
+    public consuming func makeConnectable() -> Publishers.MakeConnectable<Self> {
         Publishers.MakeConnectable(upstream: self)
     }
 }

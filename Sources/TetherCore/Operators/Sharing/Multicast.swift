@@ -11,7 +11,7 @@ extension Publisher {
     /// - Returns: A connectable publisher that multicasts through the created subject; its
     ///   failure type is the upstream's.
     @inlinable
-    public func multicast<S: Subject>(_ createSubject: @escaping () -> S) -> Publishers.Multicast<Self, S>
+    public consuming func multicast<S: Subject>(_ createSubject: @escaping () -> S) -> Publishers.Multicast<Self, S>
     where S.Failure == Failure, S.Output == Output {
         Publishers.Multicast(upstream: self, createSubject: createSubject)
     }

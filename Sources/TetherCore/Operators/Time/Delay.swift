@@ -21,7 +21,7 @@ extension Publisher {
     /// - Returns: A publisher that delays delivery of elements and completion to the downstream
     ///   receiver; its failure type is the upstream's.
     @inlinable
-    public func delay<S: Scheduler>(
+    public consuming func delay<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride, tolerance: S.SchedulerTimeType.Stride? = nil, scheduler: S,
         options: S.SchedulerOptions? = nil
     ) -> Publishers.Delay<Self, S> {

@@ -16,7 +16,7 @@ extension Publisher {
     ///   - options: Scheduler options used to customize element delivery.
     /// - Returns: A publisher that delivers elements using the specified scheduler.
     @inlinable
-    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+    public consuming func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.ReceiveOn<Self, S>
     {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)

@@ -9,7 +9,7 @@ extension Publisher {
     ///   - options: Options that customize the delivery of elements.
     /// - Returns: A publisher which performs upstream operations on the specified scheduler.
     @inlinable
-    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+    public consuming func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.SubscribeOn<Self, S>
     {
         Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)

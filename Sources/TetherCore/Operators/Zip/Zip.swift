@@ -7,7 +7,7 @@ extension Publisher {
     /// - Parameter other: Another publisher.
     /// - Returns: A publisher that emits groups of elements from the upstream publishers as tuples.
     @inlinable
-    public func zip<P: Publisher>(_ other: P) -> Publishers.Zip<Self, P>
+    public consuming func zip<P: Publisher>(_ other: P) -> Publishers.Zip<Self, P>
     where P.Failure == Failure {
         Publishers.Zip(self, other)
     }
@@ -24,7 +24,7 @@ extension Publisher {
     /// - Returns: A publisher that uses the `transform` closure to emit new elements, produced by
     ///   combining the values from two upstream publishers.
     @inlinable
-    public func zip<P: Publisher, T>(
+    public consuming func zip<P: Publisher, T>(
         _ other: P,
         _ transform: @escaping (Output, P.Output) -> T
     ) -> Publishers.Map<Publishers.Zip<Self, P>, T>

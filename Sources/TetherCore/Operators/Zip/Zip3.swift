@@ -9,7 +9,7 @@ extension Publisher {
     ///   - publisher2: A third publisher.
     /// - Returns: A publisher that emits groups of elements from the upstream publishers as tuples.
     @inlinable
-    public func zip<P: Publisher, Q: Publisher>(
+    public consuming func zip<P: Publisher, Q: Publisher>(
         _ publisher1: P, _ publisher2: Q
     ) -> Publishers.Zip3<Self, P, Q>
     where P.Failure == Failure, Q.Failure == Failure {
@@ -29,7 +29,7 @@ extension Publisher {
     /// - Returns: A publisher that uses the `transform` closure to emit new elements, produced by
     ///   combining the values from three upstream publishers.
     @inlinable
-    public func zip<P: Publisher, Q: Publisher, T>(
+    public consuming func zip<P: Publisher, Q: Publisher, T>(
         _ publisher1: P, _ publisher2: Q,
         _ transform: @escaping (Output, P.Output, Q.Output) -> T
     ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>

@@ -10,7 +10,7 @@ extension Publisher {
     ///   - publisher3: A fourth publisher.
     /// - Returns: A publisher that emits groups of elements from the upstream publishers as tuples.
     @inlinable
-    public func zip<P: Publisher, Q: Publisher, R: Publisher>(
+    public consuming func zip<P: Publisher, Q: Publisher, R: Publisher>(
         _ publisher1: P, _ publisher2: Q, _ publisher3: R
     ) -> Publishers.Zip4<Self, P, Q, R>
     where P.Failure == Failure, Q.Failure == Failure, R.Failure == Failure {
@@ -31,7 +31,7 @@ extension Publisher {
     /// - Returns: A publisher that uses the `transform` closure to emit new elements, produced by
     ///   combining the values from four upstream publishers.
     @inlinable
-    public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
+    public consuming func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
         _ publisher1: P, _ publisher2: Q, _ publisher3: R,
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
     ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>

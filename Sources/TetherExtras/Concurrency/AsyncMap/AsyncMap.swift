@@ -25,7 +25,7 @@ extension Publisher where Output: Sendable {
     ///   - maxConcurrent: How many transforms may run at once; at least 1.
     ///   - transform: The `async` transform.
     /// - Returns: A publisher of the transformed values, failing as upstream does.
-    public func asyncMap<T: Sendable>(
+    public consuming func asyncMap<T: Sendable>(
         maxConcurrent: Int, _ transform: @escaping @Sendable (Output) async -> T
     ) -> Publishers.AsyncMap<Self, T> {
         Publishers.AsyncMap(upstream: self, maxConcurrent: maxConcurrent, transform: transform)

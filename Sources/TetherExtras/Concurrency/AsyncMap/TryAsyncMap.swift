@@ -12,7 +12,7 @@ extension Publisher where Output: Sendable {
     ///   - maxConcurrent: How many transforms may run at once; at least 1.
     ///   - transform: The throwing `async` transform.
     /// - Returns: A publisher of the transformed values whose failure type is `any Error`.
-    public func tryAsyncMap<T: Sendable>(
+    public consuming func tryAsyncMap<T: Sendable>(
         maxConcurrent: Int, _ transform: @escaping @Sendable (Output) async throws -> T
     ) -> Publishers.TryAsyncMap<Self, T> {
         Publishers.TryAsyncMap(upstream: self, maxConcurrent: maxConcurrent, transform: transform)

@@ -19,7 +19,7 @@ extension Publisher {
     ///   - options: Scheduler options that customize this publisher's delivery of elements.
     /// - Returns: A publisher that publishes events only after a specified time elapses.
     @inlinable
-    public func debounce<S: Scheduler>(
+    public consuming func debounce<S: Scheduler>(
         for dueTime: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil
     ) -> Publishers.Debounce<Self, S> {
         Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler, options: options)

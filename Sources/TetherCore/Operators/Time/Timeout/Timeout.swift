@@ -24,7 +24,7 @@ extension Publisher {
     /// - Returns: A publisher that terminates if the specified interval elapses with no events
     ///   received from the upstream publisher; its failure type is the upstream's.
     @inlinable
-    public func timeout<S: Scheduler>(
+    public consuming func timeout<S: Scheduler>(
         _ interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil,
         customError: (() -> Failure)? = nil
     ) -> Publishers.Timeout<Self, S> {
