@@ -18,8 +18,9 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// The kind of errors this publisher might publish: it cannot fail.
     public typealias Failure = Never
 
+    /// The subscriptions, in the order they attached, and what their sinks hold the publisher by.
     @usableFromInline
-    internal let conduits = Locked(ContiguousArray<Inner>())
+    internal let state = Locked(State())
 
     /// Creates an observable object publisher instance.
     public init() {}
@@ -30,30 +31,83 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
         let downstream = AnySubscriber(subscriber)
         let conduit = Inner(downstream: downstream, parent: self)
-        conduits.withLock { $0.append(conduit) }
+        state.withLock { $0.receivers.append(conduit.entry) }
         conduit.start(downstream)
     }
 
     /// Sends the changed value to the downstream subscribers.
     ///
-    /// Copying the subscriber list is a reference-count bump of its buffer, so sending allocates
-    /// nothing; each subscription is called where it is in that copy, which keeps it alive, so
-    /// the loop retains none of them.
+    /// The subscriptions are copied out of the lock as the subjects copy theirs (the first is held
+    /// inline, the rest in an array whose copy is a reference-count bump), so sending allocates
+    /// nothing, and each is called where it is in that copy, which keeps it alive.
     @inlinable
     public func send() {
-        let list = conduits.withLock { $0 }
-        for index in list.indices {
-            list[index].signal()
+        state.withLock { $0.receivers }.offer(())
+    }
+
+    /// What a `sink` made on this publisher holds it by (see ``SinkParent``), made with the first.
+    @usableFromInline
+    internal var parentForSinks: SinkParent {
+        state.withLock { state in
+            if let parent = state.sinkParent { return parent }
+            let parent = SinkParent(self)
+            state.sinkParent = parent
+            return parent
         }
     }
 
+    /// Attaches a sink made by `sink` as one object (see ``SubjectSink``): its demand is
+    /// `.unlimited` from the start, so it receives every ``send()`` from now on.
+    ///
+    /// Generic because `sink` is: it is only called where the publisher is this class, whose
+    /// output is `Void` and which never fails, so the sink is a `SubjectSink<Void, Never>`.
+    @inlinable
+    internal func attachSink<Value, Failure>(_ sink: SubjectSink<Value, Failure>) {
+        let sink = unsafeDowncast(sink as AnyObject, to: SubjectSink<Void, Never>.self)
+        state.withLock { $0.receivers.append(sink.entry) }
+    }
+
     @usableFromInline
-    internal func detach(_ conduit: Inner) {
-        let removed = conduits.withLock { conduits -> Inner? in
-            guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
-            return conduits.remove(at: index)
-        }
+    internal func detach(_ conduit: AnyObject) {
+        let removed = state.withLock { $0.receivers.remove(conduit) }
         _ = removed
+    }
+}
+
+extension ObservableObjectPublisher {
+    /// What an ``ObservableObjectPublisher`` keeps under its lock.
+    @usableFromInline
+    internal struct State {
+        @usableFromInline var receivers = SubjectReceivers<Void, Never>()
+        /// Made with the publisher's first sink, and kept for the others.
+        @usableFromInline var sinkParent: SinkParent?
+
+        @inlinable
+        init() {}
+    }
+
+    /// The parent a ``SubjectSink`` on the publisher detaches from on cancel. The publisher's
+    /// subscriptions hold it weakly, so that subscribing keeps no object alive, and a sink holds
+    /// its parent strongly, as a subject's sink holds its subject: the sink holds this instead.
+    @usableFromInline
+    internal final class SinkParent: SubjectConduitParent, @unchecked Sendable {
+        /// Written once, in `init`.
+        @usableFromInline
+        internal weak var publisher: ObservableObjectPublisher?
+
+        @usableFromInline
+        internal init(_ publisher: ObservableObjectPublisher) {
+            self.publisher = publisher
+        }
+
+        @usableFromInline
+        internal func detach(_ conduit: AnyObject) {
+            publisher?.detach(conduit)
+        }
+
+        /// The publisher has no upstream to ask.
+        @usableFromInline
+        internal func acknowledgeDownstreamDemand() {}
     }
 }
 
@@ -69,10 +123,12 @@ extension ObservableObjectPublisher {
     /// subscription) so that the per-signal path, reached through the publisher's list, runs as
     /// specialised code instead of instantiating generic metadata on every call.
     @usableFromInline
-    internal final class Inner: Subscription, CustomStringConvertible, CustomReflectable,
+    internal final class Inner: Subscription, SubjectConduitProtocol, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
         @usableFromInline typealias Downstream = AnySubscriber<Void, Never>
+        @usableFromInline typealias Output = Void
+        @usableFromInline typealias Failure = Never
 
         @usableFromInline
         internal struct State {
@@ -117,6 +173,16 @@ extension ObservableObjectPublisher {
         deinit {
             Ledger.leave(self)
         }
+
+        /// The publisher's handle on this subscription.
+        @inlinable
+        internal var entry: SubjectEntry<Void, Never> {
+            SubjectEntry(conduit: self) { conduit, _ in unsafeDowncast(conduit as AnyObject, to: Inner.self).signal() }
+        }
+
+        /// Never called: the publisher never completes.
+        @usableFromInline
+        internal func finish(_ completion: Subscribers.Completion<Never>) {}
 
         /// Runs `body` in this thread's turn, then delivers the signals left meanwhile and lets go
         /// of the subscriber if a cancel left it owed.

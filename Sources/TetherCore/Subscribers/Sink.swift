@@ -168,8 +168,8 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        // A subject's sink is made as one object with its subscription (`SubjectSink`), and so
-        // is an erased subject's.
+        // A subject's sink, and an `ObservableObjectPublisher`'s, is made as one object with its
+        // subscription (`SubjectSink`), and so is an erased subject's.
         if let cancellable = sinkIfSubject(receiveCompletion, receiveValue, origin: self) {
             return cancellable
         }
@@ -189,8 +189,9 @@ extension Publisher {
 }
 
 extension Publisher {
-    /// `sink` as one ``SubjectSink`` when this publisher is a `PassthroughSubject` or a
-    /// `CurrentValueSubject` and no `_Introspection` is watching `subscribe(_:)`; `nil` otherwise.
+    /// `sink` as one ``SubjectSink`` when this publisher is a `PassthroughSubject`, a
+    /// `CurrentValueSubject` or an `ObservableObjectPublisher` and no `_Introspection` is watching
+    /// `subscribe(_:)`; `nil` otherwise.
     /// `origin` is the publisher `sink` was called on, which the ledger names. The casts are to
     /// final classes, so where this is specialised they are settled at compile time, and a
     /// publisher of any other type does not look at the introspection registry.
@@ -205,6 +206,11 @@ extension Publisher {
         }
         if let subject = self as? CurrentValueSubject<Output, Failure>, !IntrospectionRegistry.isActive {
             return origin.sinkOnSubject(subject, receiveCompletion, receiveValue) { subject.attachSink($0) }
+        }
+        if let publisher = self as? ObservableObjectPublisher, !IntrospectionRegistry.isActive {
+            return origin.sinkOnSubject(publisher.parentForSinks, receiveCompletion, receiveValue) {
+                publisher.attachSink($0)
+            }
         }
         return nil
     }

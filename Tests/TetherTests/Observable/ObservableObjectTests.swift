@@ -245,6 +245,28 @@ final class ObservableObjectPublisherTests: TetherTestCase {
         recorder.cancel()
     }
 
+    func testASinkHoldsThePublisherWeaklyAndItsClosureUntilCancelled() {
+        final class Captured {}
+        weak var weakPublisher: ObservableObjectPublisher?
+        weak var weakCaptured: Captured?
+        var received = 0
+        let cancellable: AnyCancellable
+        do {
+            let publisher = ObservableObjectPublisher()
+            let captured = Captured()
+            weakPublisher = publisher
+            weakCaptured = captured
+            cancellable = publisher.sink { withExtendedLifetime(captured) { received += 1 } }
+            publisher.send()
+            publisher.send()
+        }
+        XCTAssertNil(weakPublisher)
+        XCTAssertNotNil(weakCaptured)
+        XCTAssertEqual(received, 2)
+        cancellable.cancel()
+        XCTAssertNil(weakCaptured)
+    }
+
     func testReentrantSendIsDeliveredAfterTheCurrentOne() {
         let publisher = ObservableObjectPublisher()
         var depth = 0

@@ -45,6 +45,41 @@ final class SubjectSinkTests: TetherTestCase {
         cancellables.forEach { $0.cancel() }
     }
 
+    func testAnObservableObjectPublishersSinkIsOneSubjectSinkErasedOrNot() throws {
+        let publisher = ObservableObjectPublisher()
+        var received: [String] = []
+        let cancellables = [
+            publisher.sink { received.append("plain") },
+            publisher.sink(
+                receiveCompletion: { _ in received.append("completion") }, receiveValue: { received.append("full") }),
+            publisher.eraseToAnyPublisher().sink { received.append("erased") },
+        ]
+        for cancellable in cancellables {
+            guard case .object(let object) = cancellable.canceller else {
+                return XCTFail("the cancellable holds no object")
+            }
+            XCTAssertTrue(object is SubjectSink<Void, Never>, "\(type(of: object))")
+        }
+        publisher.send()
+        cancellables[1].cancel()
+        publisher.send()
+        XCTAssertEqual(received, ["plain", "full", "erased", "plain", "erased"])
+        cancellables.forEach { $0.cancel() }
+        publisher.send()
+        XCTAssertEqual(received.count, 5)
+    }
+
+    func testTheLedgerListsAnObservableObjectPublishersSinkAsASinkOnIt() throws {
+        try requireLedger()
+        let publisher = ObservableObjectPublisher()
+        let cancellable = publisher.sink {}
+        let live = SubscriptionLedger.snapshot()
+        XCTAssertEqual(live.map(\.description), ["Sink ← ObservableObjectPublisher"])
+        XCTAssertEqual(live.map(\.type), ["Subscribers.Sink"])
+        cancellable.cancel()
+        XCTAssertEqual(SubscriptionLedger.snapshot().count, 0)
+    }
+
     func testTheLedgerNamesAnErasedSubjectsSinksChain() throws {
         try requireLedger()
         let subject = PassthroughSubject<Int, Never>()
