@@ -79,12 +79,9 @@ internal enum ObservableObjectRegistry {
     internal static func publisher(for object: AnyObject) -> ObservableObjectPublisher {
         let id = ObjectIdentifier(object)
         let (publisher, released) = table.withLock { table -> (ObservableObjectPublisher, [Entry]) in
-            if let entry = table.entries[id] {
-                return (entry.publisher, [])
-            }
-            let publisher = ObservableObjectPublisher()
+            let (publisher, made) = obtain(&table.entries[id], for: object)
+            guard made else { return (publisher, []) }
             var released: [Entry] = []
-            table.entries[id] = Entry(object: object, publisher: publisher)
             if table.entries.count >= table.sweepThreshold {
                 released += table.sweep()
             }
@@ -109,10 +106,29 @@ internal enum ObservableObjectRegistry {
     internal static func forgetIfDead(_ id: ObjectIdentifier) {
         guard entryCount.load(ordering: .relaxed) > 0 else { return }
         let released = table.withLock { table -> Entry? in
-            guard let entry = table.entries[id], entry.object == nil else { return nil }
             defer { entryCount.store(table.entries.count, ordering: .relaxed) }
-            return table.entries.removeValue(forKey: id)
+            return removeIfDead(&table.entries[id])
         }
         _ = released
+    }
+
+    /// The publisher in `slot`, or a new one put there for `object` (`made`). The table's entry
+    /// is reached once, through its `inout` subscript: a lookup and then an insertion hashed the
+    /// identifier twice.
+    private static func obtain(
+        _ slot: inout Entry?, for object: AnyObject
+    ) -> (publisher: ObservableObjectPublisher, made: Bool) {
+        if let entry = slot { return (entry.publisher, false) }
+        let publisher = ObservableObjectPublisher()
+        slot = Entry(object: object, publisher: publisher)
+        return (publisher, true)
+    }
+
+    /// Empties `slot` if its object is gone, returning the entry to be released later; one hash,
+    /// as in ``obtain(_:for:)``.
+    private static func removeIfDead(_ slot: inout Entry?) -> Entry? {
+        guard let entry = slot, entry.object == nil else { return nil }
+        slot = nil
+        return entry
     }
 }
