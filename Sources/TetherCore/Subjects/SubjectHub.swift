@@ -41,7 +41,7 @@ package struct SubjectHub<Output, Failure: Error> {
 
     /// Adds a conduit, or returns the completion it must be told of instead.
     @inlinable
-    package mutating func attach(_ conduit: Entry) -> Subscribers.Completion<Failure>? {
+    package mutating func attach(_ conduit: consuming Entry) -> Subscribers.Completion<Failure>? {
         if isCompleted { return completion }
         conduits.append(conduit)
         return nil
@@ -97,7 +97,7 @@ package struct SubjectReceivers<Output, Failure: Error>: Sequence {
     package init() {}
 
     @inlinable
-    package mutating func append(_ entry: SubjectEntry<Output, Failure>) {
+    package mutating func append(_ entry: consuming SubjectEntry<Output, Failure>) {
         if first == nil {
             first = entry
         } else {
