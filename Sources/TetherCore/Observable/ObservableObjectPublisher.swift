@@ -91,9 +91,9 @@ extension ObservableObjectPublisher {
     /// its parent strongly, as a subject's sink holds its subject: the sink holds this instead.
     @usableFromInline
     internal final class SinkParent: SubjectConduitParent, @unchecked Sendable {
-        /// Written once, in `init`.
+        /// A constant, so that reading it is not an access the run time checks for exclusivity.
         @usableFromInline
-        internal weak var publisher: ObservableObjectPublisher?
+        internal weak let publisher: ObservableObjectPublisher?
 
         @usableFromInline
         internal init(_ publisher: ObservableObjectPublisher) {

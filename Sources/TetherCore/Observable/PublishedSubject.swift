@@ -222,9 +222,10 @@ internal final class PublishedSubscriber<Value>: Subscriber, CustomStringConvert
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Failure = Never
 
-    /// Written only by `init`; weak loads are thread-safe.
+    /// A constant (weak loads are thread-safe), so that reading it is not an access the run time
+    /// checks for exclusivity on every value.
     @usableFromInline
-    internal weak var subject: PublishedSubject<Value>?
+    internal weak let subject: PublishedSubject<Value>?
 
     /// The identifier of the upstream subscription, once received.
     @usableFromInline

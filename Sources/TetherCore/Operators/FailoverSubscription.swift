@@ -49,11 +49,20 @@ package final class FailoverSubscription<Downstream: Subscriber, Recovery>: Subs
 
     /// The current source's delivered values; serial path only.
     @usableFromInline
+    @exclusivity(unchecked)
     package var delivered = 0
 
     /// The demand the downstream returned for them; serial path only.
     @usableFromInline
+    @exclusivity(unchecked)
     package var returned = Subscribers.Demand.none
+
+    /// Whether the current source has delivered a value; serial path only. For the operators built
+    /// on this subscription in other modules: there a direct read of `delivered` is checked for
+    /// exclusivity at run time (the attribute does not reach code compiled in another module),
+    /// while this body is compiled here.
+    @inlinable
+    package var hasDelivered: Bool { delivered > 0 }
 
     @usableFromInline
     package let name: StaticString

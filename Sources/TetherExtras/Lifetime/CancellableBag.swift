@@ -55,7 +55,8 @@ public final class CancellableBag: Cancellable, Sendable {
             return
         }
         guard let reporter = cancellable.terminationReporter else { return }
-        let watching = reporter.observeTermination { [weak self] in self?.remove(key) }
+        weak let bag = self
+        let watching = reporter.observeTermination { bag?.remove(key) }
         if !watching {
             remove(key)
         }

@@ -18,8 +18,10 @@ internal final class WeakSink<Owner: AnyObject, Input, Failure: Error>: Subscrib
     @usableFromInline
     internal let termination = TerminationSignal()
 
+    /// A constant, so that reading it on every value is not an access the run time checks for
+    /// exclusivity.
     @usableFromInline
-    internal weak var owner: Owner?
+    internal weak let owner: Owner?
 
     // Touched only on the publisher's serial signal path.
     @usableFromInline

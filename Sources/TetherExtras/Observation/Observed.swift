@@ -193,9 +193,10 @@ extension Publishers.Observed {
         /// Observation's `willSet` report: the value is not stored yet, so re-read it later.
         @usableFromInline
         internal func changed() {
-            scheduler.schedule(options: options) { [weak self] in
-                self?.reread()
-            }
+            // A captured `weak let` rather than `[weak self]`, whose reads the run time checks for
+            // exclusivity (Docs/FastWithoutTheSpecialiser.md).
+            weak let inner = self
+            scheduler.schedule(options: options) { inner?.reread() }
         }
 
         @inlinable

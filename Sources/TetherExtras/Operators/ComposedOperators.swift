@@ -55,7 +55,10 @@ extension Publisher {
     public func withUnretained<Object: AnyObject, Result>(
         _ object: Object, resultSelector: @escaping (Object, Output) -> Result
     ) -> Publishers.Map<Publishers.PrefixWhile<Publishers.Map<Self, Result?>>, Result> {
-        map { [weak object] value in object.map { resultSelector($0, value) } }
+        // A captured `weak let`: a `[weak object]` capture is a variable, and every value's read
+        // of it was an access the run time checked for exclusivity.
+        weak let held = object
+        return map { value in held.map { resultSelector($0, value) } }
             .prefix { $0 != nil }
             .map { $0! }
     }

@@ -124,8 +124,8 @@ extension Publishers.SwitchIfEmpty {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            // `delivered` counts the upstream's values on the serial path, which this is.
-            guard !isFallback, case .finished = completion, relay.delivered == 0 else {
+            // The upstream's values are counted on the serial path, which this is.
+            guard !isFallback, case .finished = completion, !relay.hasDelivered else {
                 relay.finish(completion)
                 return
             }

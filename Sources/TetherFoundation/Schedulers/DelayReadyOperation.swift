@@ -67,8 +67,9 @@ final class DelayReadyOperation: Operation, Cancellable, @unchecked Sendable {
     /// - Parameter date: The date to become ready at.
     func becomeReady(at date: Date) {
         state.withLock { $0.date = date }
-        Self.clock.asyncAfter(deadline: .now() + max(0, date.timeIntervalSinceNow)) { [weak self] in
-            self?.becomeReady()
+        weak let operation = self
+        Self.clock.asyncAfter(deadline: .now() + max(0, date.timeIntervalSinceNow)) {
+            operation?.becomeReady()
         }
     }
 

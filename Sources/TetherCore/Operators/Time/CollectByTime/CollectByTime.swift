@@ -118,13 +118,14 @@ extension Publishers.CollectByTime {
                 subscription.cancel()
                 return
             }
-            // Weak: the repeating timer must not keep a stream alive that nobody holds.
+            // Weak: the repeating timer must not keep a stream alive that nobody holds. A captured
+            // `weak let` rather than `[weak self]`, whose every tick's read the run time checks for
+            // exclusivity (Docs/FastWithoutTheSpecialiser.md).
+            weak let inner = self
             let repeating = scheduler.schedule(
                 after: scheduler.now.advanced(by: stride), interval: stride, tolerance: scheduler.minimumTolerance,
                 options: options
-            ) { [weak self] in
-                self?.tick()
-            }
+            ) { inner?.tick() }
             timer.withLock { $0 = repeating }
             downstream.receive(subscription: self)
             let initial = state.withLock { $0.initialUpstreamDemand }

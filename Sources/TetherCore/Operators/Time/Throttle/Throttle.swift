@@ -117,13 +117,16 @@ extension Publishers.Throttle {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard state.withLock({ $0.phase.isSubscribed() }) else { return .none }
             let now = scheduler.now
+            // A captured `weak let` rather than `[weak self]`, whose read the run time checks for
+            // exclusivity (Docs/FastWithoutTheSpecialiser.md).
+            weak let inner = self
             switch state.withLock({ $0.receive(input, now: now) }) {
             case .none:
                 break
             case .emitNow:
-                scheduler.schedule { [weak self] in self?.emit() }
+                scheduler.schedule { inner?.emit() }
             case .emit(let instant):
-                scheduler.schedule(after: instant) { [weak self] in self?.emit() }
+                scheduler.schedule(after: instant) { inner?.emit() }
             }
             return .none
         }
@@ -145,7 +148,8 @@ extension Publishers.Throttle {
             guard state.withLock({ $0.phase.isSubscribed() }) else { return }
             _ = scheduler.now
             if state.withLock({ $0.complete(completion) }) {
-                scheduler.schedule { [weak self] in self?.emit() }
+                weak let inner = self
+                scheduler.schedule { inner?.emit() }
             }
         }
 
