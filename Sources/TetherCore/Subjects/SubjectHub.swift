@@ -83,41 +83,53 @@ package struct SubjectHub<Output, Failure: Error> {
     }
 }
 
-/// A subject's subscriptions, in the order they attached. The first is held inline, so that a
-/// subject with one subscriber keeps no storage on the heap for it (and a `send` to it copies no
-/// array).
+/// A subject's subscriptions, in the order they attached. A lone subscription is held inline, so
+/// that a subject with one subscriber keeps no storage on the heap for it (and a `send` to it
+/// copies no array); from the second on, all of them are in the array, so that a `send` copies
+/// one reference, the array's, however many there are (the first held inline beside the array
+/// was a second retain and release a send: ten sinks, 173 → 164 ns a send in a profiling loop).
 ///
-/// Invariant: `first` is `nil` only when `rest` is empty.
+/// Invariant: `single` and `many` are never both in use, and `many` never holds one entry alone.
 @usableFromInline
 package struct SubjectReceivers<Output, Failure: Error>: Sequence {
-    @usableFromInline package var first: SubjectEntry<Output, Failure>?
-    @usableFromInline package var rest: ContiguousArray<SubjectEntry<Output, Failure>> = []
+    @usableFromInline package var single: SubjectEntry<Output, Failure>?
+    @usableFromInline package var many: ContiguousArray<SubjectEntry<Output, Failure>> = []
 
     @inlinable
     package init() {}
 
     @inlinable
     package mutating func append(_ entry: consuming SubjectEntry<Output, Failure>) {
-        if first == nil {
-            first = entry
+        if let lone = single {
+            single = nil
+            many = [lone, entry]
+        } else if many.isEmpty {
+            single = entry
         } else {
-            rest.append(entry)
+            many.append(entry)
         }
     }
 
     /// Removes the entry of `conduit`, if it is there, and returns it.
     @inlinable
     package mutating func remove(_ conduit: AnyObject) -> SubjectEntry<Output, Failure>? {
-        guard let head = first else { return nil }
-        if head.conduit === conduit {
-            first = rest.isEmpty ? nil : rest.removeFirst()
-            return head
+        if let lone = single {
+            guard lone.conduit === conduit else { return nil }
+            single = nil
+            return lone
         }
         // A plain loop: this runs unspecialised (from `cancel()` through `any Subscription`),
         // where `firstIndex(where:)` would box its closure.
-        var index = rest.startIndex
-        while index < rest.endIndex {
-            if rest[index].conduit === conduit { return rest.remove(at: index) }
+        var index = many.startIndex
+        while index < many.endIndex {
+            if many[index].conduit === conduit {
+                let removed = many.remove(at: index)
+                if many.count == 1 {
+                    single = many.removeLast()
+                    many = []
+                }
+                return removed
+            }
             index += 1
         }
         return nil
@@ -126,13 +138,13 @@ package struct SubjectReceivers<Output, Failure: Error>: Sequence {
     /// Offers `value` to every subscription, in the order they attached: the loop of every
     /// subject's send, on the receivers it copied out of its lock. Each entry is called where it
     /// is, through optional chaining and the array's own storage, so a send retains nothing beyond
-    /// that copy. Binding the first entry (`guard let first`), or iterating the receivers as a
+    /// that copy. Binding the lone entry (`guard let single`), or iterating the receivers as a
     /// `Sequence`, copied entries again: a retain and release of a conduit each (`callgrind`, one
     /// subscriber: 7 retains a send against 5; ten subscribers: 41 against 23).
     @inlinable
     package func offer(_ value: Output) {
-        first?.send(value)
-        for entry in rest {
+        single?.send(value)
+        for entry in many {
             entry.send(value)
         }
     }
@@ -144,22 +156,22 @@ package struct SubjectReceivers<Output, Failure: Error>: Sequence {
 
     @usableFromInline
     package struct Iterator: IteratorProtocol {
-        @usableFromInline package var first: SubjectEntry<Output, Failure>?
-        @usableFromInline package var rest: IndexingIterator<ContiguousArray<SubjectEntry<Output, Failure>>>
+        @usableFromInline package var single: SubjectEntry<Output, Failure>?
+        @usableFromInline package var many: IndexingIterator<ContiguousArray<SubjectEntry<Output, Failure>>>
 
         @inlinable
         package init(_ receivers: SubjectReceivers) {
-            first = receivers.first
-            rest = receivers.rest.makeIterator()
+            single = receivers.single
+            many = receivers.many.makeIterator()
         }
 
         @inlinable
         package mutating func next() -> SubjectEntry<Output, Failure>? {
-            if let entry = first {
-                first = nil
+            if let entry = single {
+                single = nil
                 return entry
             }
-            return rest.next()
+            return many.next()
         }
     }
 }

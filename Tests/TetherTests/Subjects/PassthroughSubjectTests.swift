@@ -72,6 +72,26 @@ final class PassthroughSubjectTests: TetherTestCase {
         XCTAssertEqual(log, ["b1", "c1", "b2", "c2", "d2", "b done", "c done", "d done"])
     }
 
+    func testSubscribersKeepTheirOrderAsTheyLeaveDownToOneAndCome() {
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        let a = subject.sink { log.append("a\($0)") }
+        let b = subject.sink { log.append("b\($0)") }
+        let c = subject.sink { log.append("c\($0)") }
+        subject.send(1)
+        b.cancel()
+        subject.send(2)
+        a.cancel()
+        subject.send(3)
+        let d = subject.sink { log.append("d\($0)") }
+        subject.send(4)
+        c.cancel()
+        subject.send(5)
+        d.cancel()
+        subject.send(6)
+        XCTAssertEqual(log, ["a1", "b1", "c1", "a2", "c2", "c3", "c4", "d4", "d5"])
+    }
+
     func testReentrantSendIsDeliveredAfterTheCurrentValueInOrder() {
         let subject = PassthroughSubject<Int, Never>()
         var depth = 0
