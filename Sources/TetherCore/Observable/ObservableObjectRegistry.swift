@@ -35,8 +35,9 @@ internal enum ObservableObjectRegistry {
         /// Keeps the object's memory allocated (not the object alive), so that no other object
         /// can take its address, and thus its identifier, while the entry exists.
         unowned let pin: AnyObject
-        /// Tells the sweep whether the object is still alive.
-        weak var object: AnyObject?
+        /// Tells the sweep whether the object is still alive. A constant, so that reading it is
+        /// not an access the run time checks for exclusivity (which a build for testing makes it).
+        weak let object: AnyObject?
         let publisher: ObservableObjectPublisher
 
         init(object: AnyObject, publisher: ObservableObjectPublisher) {
