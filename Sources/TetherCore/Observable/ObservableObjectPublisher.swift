@@ -37,8 +37,8 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
 
     /// Sends the changed value to the downstream subscribers.
     ///
-    /// The subscriptions are copied out of the lock as the subjects copy theirs (the first is held
-    /// inline, the rest in an array whose copy is a reference-count bump), so sending allocates
+    /// The subscriptions are copied out of the lock as the subjects copy theirs (a lone one held
+    /// inline, more in an array whose copy is a reference-count bump), so sending allocates
     /// nothing, and each is called where it is in that copy, which keeps it alive.
     @inlinable
     public func send() {
