@@ -117,18 +117,29 @@ extension Publishers.Throttle {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard state.withLock({ $0.phase.isSubscribed() }) else { return .none }
             let now = scheduler.now
-            // A captured `weak let` rather than `[weak self]`, whose read the run time checks for
-            // exclusivity (Docs/FastWithoutTheSpecialiser.md).
-            weak let inner = self
             switch state.withLock({ $0.receive(input, now: now) }) {
             case .none:
                 break
             case .emitNow:
-                scheduler.schedule { inner?.emit() }
+                scheduleEmission(at: nil)
             case .emit(let instant):
-                scheduler.schedule(after: instant) { inner?.emit() }
+                scheduleEmission(at: instant)
             }
             return .none
+        }
+
+        /// Schedules ``emit()`` at `instant`, or at once, holding this subscription weakly as
+        /// Combine's scheduled emissions do: through a captured `weak let`, made only when an
+        /// emission is scheduled, rather than `[weak self]`, whose read the run time checks for
+        /// exclusivity (Docs/FastWithoutTheSpecialiser.md).
+        @inlinable
+        func scheduleEmission(at instant: Context.SchedulerTimeType?) {
+            weak let inner = self
+            if let instant {
+                scheduler.schedule(after: instant) { inner?.emit() }
+            } else {
+                scheduler.schedule { inner?.emit() }
+            }
         }
 
         @inlinable
@@ -148,8 +159,7 @@ extension Publishers.Throttle {
             guard state.withLock({ $0.phase.isSubscribed() }) else { return }
             _ = scheduler.now
             if state.withLock({ $0.complete(completion) }) {
-                weak let inner = self
-                scheduler.schedule { inner?.emit() }
+                scheduleEmission(at: nil)
             }
         }
 
