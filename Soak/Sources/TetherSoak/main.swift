@@ -5,7 +5,8 @@
 // `@Published` property; a fifth subscribes and cancels chains with time operators on a real
 // queue, over and over. Every second it prints throughput, percentiles of the time one `send()`
 // takes, the live heap and resident memory. It exits non-zero when the live heap keeps growing,
-// when a `send()` takes longer than the bound, or when a value is lost.
+// when the load leaves memory behind once it has stopped, when a `send()` takes longer than the
+// bound, or when a value is lost.
 //
 // Memory is judged by the live heap (the allocator's bytes handed out and not freed), not by
 // resident memory: time operators on a busy queue hold bursts of scheduled work, and the
@@ -35,6 +36,9 @@ let seconds: Int = {
 let sendBoundMilliseconds = 250.0
 /// How much the live heap's floor may rise from the second quarter of the run to the last.
 let growthBoundMegabytes = 8.0
+/// How much more the live heap may hold once the load has stopped and its work has run than it
+/// held before the load began.
+let leftBoundMegabytes = 2.0
 
 func heapMegabytes() -> Double {
     Double(soak_heap_bytes_in_use()) / 1_048_576
@@ -101,11 +105,12 @@ let subject = PassthroughSubject<Int, Never>()
 let side = PassthroughSubject<Int, Never>()
 let model = Model()
 let queue = DispatchQueue(label: "soak.delivery")
-let timeQueue = DispatchQueue(label: "soak.time")
+let timeQueue = CountingScheduler(label: "soak.time")
 
 let scanned = Atomic<Int>(0)
 let published = Atomic<Int>(0)
 let sent = Atomic<Int>(0)
+let rounds = Atomic<Int>(0)
 let stop = Atomic<Bool>(false)
 let histogram = Histogram()
 let longest = Mutex<UInt64>(0)
@@ -120,6 +125,16 @@ subject
     .buffer(size: 64, prefetch: .byRequest, whenFull: .dropOldest)
     .receive(on: queue)
     .subscribe(drained)
+
+/// Returns once `timeQueue` has run the work that falls due within `delay` from now.
+func waitForTheTimeQueue(after delay: DispatchTimeInterval) {
+    let caughtUp = DispatchSemaphore(value: 0)
+    timeQueue.queue.asyncAfter(deadline: .now() + delay) { caughtUp.signal() }
+    caughtUp.wait()
+}
+
+/// The live heap once the long-lived subscriptions are made, before any load.
+let heapAtStart = heapMegabytes()
 
 let workers = DispatchGroup()
 
@@ -178,19 +193,27 @@ startThread {
             subject.map { Just($0) }.switchToLatest().timeout(.seconds(1), scheduler: timeQueue).sink { _ in })
         if round % 2 == 0 { Thread.sleep(forTimeInterval: 0.001) }
         for cancellable in churn { cancellable.cancel() }
+        // Waits for the time queue to run the work that is due (timeout's deliveries, delay's
+        // values sent more than 100 µs ago): the senders do not wait for that queue, and on a
+        // loaded machine they outrun it, so without this its backlog grows for as long as the
+        // machine stays loaded and reads as a leak. The queue now holds about one round's work.
+        timeQueue.queue.sync {}
+        rounds.add(1, ordering: .relaxed)
     }
 }
 
-print("second\tsends/s\tp50 ms\tp99 ms\tp99.9 ms\tlowest heap MB\tRSS MB")
+print("second\tsends/s\tp50 ms\tp99 ms\tp99.9 ms\tlowest heap MB\tRSS MB\tmost time actions waiting")
 var heap: [Double] = []
 var lastSent = 0
 for second in 1...seconds {
     // The live heap's lowest of ten samples in the second: bursts of scheduled work come and go
     // within it, what is kept stays.
     var lowestThisSecond = Double.infinity
+    var mostWaiting = 0
     for _ in 0..<10 {
         Thread.sleep(forTimeInterval: 0.1)
         lowestThisSecond = min(lowestThisSecond, heapMegabytes())
+        mostWaiting = max(mostWaiting, timeQueue.pendingCount)
     }
     let counts = histogram.take()
     let total = sent.load(ordering: .relaxed)
@@ -198,7 +221,7 @@ for second in 1...seconds {
     print(
         "\(second)\t\(total - lastSent)\t\(Histogram.quantile(0.5, of: counts))\t"
             + "\(Histogram.quantile(0.99, of: counts))\t\(Histogram.quantile(0.999, of: counts))\t"
-            + String(format: "%.1f\t%.1f", heap.last!, residentMegabytes()))
+            + String(format: "%.1f\t%.1f\t", heap.last!, residentMegabytes()) + "\(mostWaiting)")
     lastSent = total
 }
 stop.store(true, ordering: .relaxed)
@@ -206,6 +229,20 @@ workers.wait()
 // The bounded pipeline drains on its queue; give it a moment to settle.
 queue.sync {}
 for cancellable in keep { cancellable.cancel() }
+// Everything the load made is gone once the queues have run what was scheduled: a leak stays.
+for _ in 0..<2_000 where timeQueue.pendingCount > 0 {
+    waitForTheTimeQueue(after: .milliseconds(5))
+}
+queue.sync {}
+let heapLeft = heapMegabytes() - heapAtStart
+// Every chain that schedules on the time queue has been cancelled: values sent now must schedule
+// nothing there. One that does is a subscription still attached after its cancel.
+let scheduledBeforeProbe = timeQueue.scheduledCount
+for value in 0..<100 {
+    subject.send(value)
+    side.send(value)
+}
+let scheduledAfterCancel = timeQueue.scheduledCount - scheduledBeforeProbe
 
 var failures: [String] = []
 let longestMilliseconds = Double(longest.withLock { $0 }) / 1e6
@@ -226,6 +263,14 @@ print(String(format: "live heap growth, second quarter to last (floors): %.1f MB
 if growth > growthBoundMegabytes {
     failures.append(String(format: "the live heap's floor rose %.1f MB (bound %.0f MB)", growth, growthBoundMegabytes))
 }
+print(String(format: "live heap after the load, against before it: %+.2f MB", heapLeft))
+if heapLeft > leftBoundMegabytes {
+    failures.append(
+        String(format: "the load left %.2f MB on the live heap (bound %.0f MB)", heapLeft, leftBoundMegabytes))
+}
+if scheduledAfterCancel != 0 {
+    failures.append("values sent after every chain was cancelled scheduled \(scheduledAfterCancel) actions")
+}
 let totalSent = sent.load(ordering: .relaxed)
 if scanned.load(ordering: .relaxed) != totalSent {
     failures.append("the map/scan sink received \(scanned.load(ordering: .relaxed)) of \(totalSent) values")
@@ -237,7 +282,7 @@ if published.load(ordering: .relaxed) == 0 {
     failures.append("the @Published sink received nothing")
 }
 if failures.isEmpty {
-    print("soak: passed (\(totalSent) sends in \(seconds) s)")
+    print("soak: passed (\(totalSent) sends, \(rounds.load(ordering: .relaxed)) churn rounds in \(seconds) s)")
 } else {
     for failure in failures { print("soak: FAILED: \(failure)") }
     exit(1)
