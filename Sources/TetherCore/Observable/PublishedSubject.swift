@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The subject behind a `@Published` property once its `$` publisher has been asked for.
 ///
 /// It owns the property's value from then on, so that values assigned through
@@ -40,9 +42,16 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     @usableFromInline @exclusivity(unchecked)
     internal var stored: UInt64 = 0
 
-    /// The owner's `objectWillChange`, once known.
+    /// The owner's `objectWillChange`, once known. Written once, under the lock, and never
+    /// cleared: this reference keeps the publisher alive for as long as the subject lives.
     @usableFromInline @exclusivity(unchecked)
     internal var changePublisher: ObservableObjectPublisher?
+
+    /// `changePublisher`'s address, stored (releasing) once the field is written, so that a send
+    /// finds a known publisher with one load (acquiring) instead of taking the lock: the field is
+    /// written once and never cleared, so the address stays valid and needs no lock to read.
+    @usableFromInline
+    internal let knownChangePublisher = Atomic<UInt>(0)
 
     /// Where to look for `changePublisher` while it is unknown; only kept when
     /// `mayHaveChangePublisher` (a weak reference gives its object a side table, an allocation).
@@ -65,6 +74,9 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
         control = PublishedSubject.parentEntry
         current = value
         self.changePublisher = changePublisher
+        if let changePublisher {
+            knownChangePublisher.store(Self.address(of: changePublisher), ordering: .releasing)
+        }
         hub.hasDownstreamDemand = true
         // Generic in the owner's type, so that where it is known to be an `ObservableObject`
         // (specialised in the owner's class) the answer is settled at compile time rather than by
@@ -148,24 +160,34 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     /// Unretained: `changePublisher` is written once and never cleared, so the subject's own
     /// reference keeps the publisher alive while the subject is, and a send does not retain it.
     /// That retain was not a cheap one: a publisher whose subscriptions hold it weakly has a side
-    /// table, and every retain and release of it takes the run time's slow path.
+    /// table, and every retain and release of it takes the run time's slow path. Once known, it
+    /// is read from ``knownChangePublisher`` without the lock.
     @inlinable
     internal func resolveChangePublisher() -> Unmanaged<ObservableObjectPublisher>? {
         guard mayHaveChangePublisher else { return nil }
-        let (known, owner) = lock.withLock { _ -> (Unmanaged<ObservableObjectPublisher>?, AnyObject?) in
-            if let changePublisher { return (Unmanaged.passUnretained(changePublisher), nil) }
-            return (nil, self.owner)
+        if let known = UnsafeRawPointer(bitPattern: knownChangePublisher.load(ordering: .acquiring)) {
+            return Unmanaged.fromOpaque(known)
         }
-        if let known { return known }
-        guard let owner, let found = ObservableObjectRegistry.existingPublisher(for: owner) else {
+        guard let owner = lock.withLock({ _ in self.owner }),
+            let found = ObservableObjectRegistry.existingPublisher(for: owner)
+        else {
             return nil
         }
         return lock.withLock { _ in
             // Another send may have found it first: the same publisher, which the field keeps.
             let kept = changePublisher ?? found
-            changePublisher = kept
+            if changePublisher == nil {
+                changePublisher = kept
+                knownChangePublisher.store(Self.address(of: kept), ordering: .releasing)
+            }
             return Unmanaged.passUnretained(kept)
         }
+    }
+
+    /// The address ``knownChangePublisher`` keeps for `publisher`.
+    @inlinable
+    internal static func address(of publisher: ObservableObjectPublisher) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(publisher).toOpaque())
     }
 
     /// Keeps `subscription` for the subject's lifetime and asks it for everything.

@@ -94,4 +94,30 @@ final class ObservableObjectRacesTests: TetherTestCase {
                 XCTAssertEqual(setup.model.level, 1)
             })
     }
+
+    func testTwoSetsThatBothLookForObjectWillChangeFireItOnceEach() {
+        final class Setup: @unchecked Sendable {
+            let model = Model()
+            let record = Record()
+            var cancellables: [AnyCancellable] = []
+        }
+        Race.run(
+            setup: { () -> Setup in
+                let setup = Setup()
+                let record = setup.record
+                // The property's subject is made before the publisher, so the racing sets both look
+                // the publisher up, and one of them keeps it for every later set.
+                setup.cancellables.append(setup.model.$level.sink { _ in })
+                setup.cancellables.append(setup.model.objectWillChange.sink { record.note() })
+                return setup
+            },
+            { $0.model.level = 1 },
+            { $0.model.level = 2 },
+            check: { setup in
+                XCTAssertEqual(setup.record.signals, 2)
+                XCTAssertEqual(setup.record.overlaps, 0)
+                setup.model.level = 3
+                XCTAssertEqual(setup.record.signals, 3)
+            })
+    }
 }
