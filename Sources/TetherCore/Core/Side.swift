@@ -12,14 +12,13 @@ package struct Side<Owner: SideOwner>: Subscriber, CustomStringConvertible, Cust
 
     @usableFromInline package let owner: Owner
     @usableFromInline package let index: Int
-    @usableFromInline package let combineIdentifier: CombineIdentifier
+    @usableFromInline package let combineIdentifier = CombineIdentifier()
 
     /// Makes side `index` of `owner` (`0` for an owner with one side).
     @inlinable
     package init(_ owner: Owner, index: Int = 0) {
         self.owner = owner
         self.index = index
-        combineIdentifier = CombineIdentifier()
     }
 
     @inlinable

@@ -63,7 +63,7 @@ extension Publishers.AssertNoFailure {
         @usableFromInline let prefix: String
         @usableFromInline let file: StaticString
         @usableFromInline let line: UInt
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
@@ -71,7 +71,6 @@ extension Publishers.AssertNoFailure {
             self.prefix = prefix
             self.file = file
             self.line = line
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

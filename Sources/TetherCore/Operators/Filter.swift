@@ -48,13 +48,12 @@ extension Publishers.Filter {
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let isIncluded: (Upstream.Output) -> Bool
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.downstream = downstream
             self.isIncluded = isIncluded
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

@@ -43,12 +43,11 @@ extension Publishers.IgnoreOutput {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(downstream: Downstream) {
             self.downstream = downstream
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

@@ -46,13 +46,12 @@ extension Publishers.Map {
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) -> Output
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
             self.downstream = downstream
             self.transform = transform
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

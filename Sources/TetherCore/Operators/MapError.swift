@@ -55,13 +55,12 @@ extension Publishers.MapError {
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Failure) -> Failure
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Failure) {
             self.downstream = downstream
             self.transform = transform
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

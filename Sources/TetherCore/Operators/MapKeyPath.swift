@@ -42,13 +42,12 @@ extension Publishers.MapKeyPath {
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let keyPath: KeyPath<Upstream.Output, Output>
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(downstream: Downstream, keyPath: KeyPath<Upstream.Output, Output>) {
             self.downstream = downstream
             self.keyPath = keyPath
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

@@ -54,7 +54,7 @@ extension Publishers.MapKeyPath2 {
         @usableFromInline let downstream: Downstream
         @usableFromInline let keyPath0: KeyPath<Upstream.Output, Output0>
         @usableFromInline let keyPath1: KeyPath<Upstream.Output, Output1>
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(
@@ -65,7 +65,6 @@ extension Publishers.MapKeyPath2 {
             self.downstream = downstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

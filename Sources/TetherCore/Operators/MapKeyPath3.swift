@@ -64,7 +64,7 @@ extension Publishers.MapKeyPath3 {
         @usableFromInline let keyPath0: KeyPath<Upstream.Output, Output0>
         @usableFromInline let keyPath1: KeyPath<Upstream.Output, Output1>
         @usableFromInline let keyPath2: KeyPath<Upstream.Output, Output2>
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(
@@ -77,7 +77,6 @@ extension Publishers.MapKeyPath3 {
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1
             self.keyPath2 = keyPath2
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

@@ -49,12 +49,11 @@ extension Publishers.SetFailureType {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(downstream: Downstream) {
             self.downstream = downstream
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

@@ -133,13 +133,12 @@ extension Publishers.DelayedRetry {
 
         @usableFromInline let relay: Failover
         @usableFromInline let attempt: Int
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(relay: Failover, attempt: Int) {
             self.relay = relay
             self.attempt = attempt
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

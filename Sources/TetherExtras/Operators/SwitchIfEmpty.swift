@@ -104,13 +104,12 @@ extension Publishers.SwitchIfEmpty {
 
         @usableFromInline let relay: FailoverSubscription<Downstream, Fallback>
         @usableFromInline let isFallback: Bool
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(relay: FailoverSubscription<Downstream, Fallback>, isFallback: Bool) {
             self.relay = relay
             self.isFallback = isFallback
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

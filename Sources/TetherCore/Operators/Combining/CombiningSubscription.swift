@@ -177,7 +177,7 @@ where Machine.Slots.Output == Downstream.Input {
     @usableFromInline package let index: Int
     /// Stores a value in this upstream's slot.
     @usableFromInline package let put: (inout Machine.Slots, Input) -> Void
-    @usableFromInline package let combineIdentifier: CombineIdentifier
+    @usableFromInline package let combineIdentifier = CombineIdentifier()
 
     @inlinable
     package init(
@@ -187,7 +187,6 @@ where Machine.Slots.Output == Downstream.Input {
         self.storage = storage
         self.index = index
         self.put = put
-        combineIdentifier = CombineIdentifier()
     }
 
     @inlinable

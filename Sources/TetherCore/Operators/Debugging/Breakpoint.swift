@@ -127,7 +127,7 @@ extension Publishers.Breakpoint {
         @usableFromInline let receiveSubscription: ((any Subscription) -> Bool)?
         @usableFromInline let receiveOutput: ((Output) -> Bool)?
         @usableFromInline let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(downstream: Downstream, breakpoint: Publishers.Breakpoint<Upstream>) {
@@ -135,7 +135,6 @@ extension Publishers.Breakpoint {
             receiveSubscription = breakpoint.receiveSubscription
             receiveOutput = breakpoint.receiveOutput
             receiveCompletion = breakpoint.receiveCompletion
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable

@@ -136,13 +136,12 @@ extension Publishers.Autoconnect {
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let parent: Publishers.Autoconnect<Upstream>
-        @usableFromInline let combineIdentifier: CombineIdentifier
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(downstream: Downstream, parent: Publishers.Autoconnect<Upstream>) {
             self.downstream = downstream
             self.parent = parent
-            combineIdentifier = CombineIdentifier()
         }
 
         @inlinable
