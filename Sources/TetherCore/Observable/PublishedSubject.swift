@@ -20,6 +20,15 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     @usableFromInline
     internal let control: (AnyObject, SubjectParentSignal) -> Void
 
+    /// ``changePublisher``'s address, stored (releasing) once the field is written, so that a send
+    /// finds a known publisher with one load (acquiring) instead of taking the lock: the field is
+    /// written once and never cleared, so the address stays valid and needs no lock to read.
+    /// Declared before the generic fields, so that its offset does not depend on `Value`: Swift
+    /// 6.3.1 laid out a `Mutex` beside a generic value differently in specialised and unspecialised
+    /// code (`Core/Locked.swift`).
+    @usableFromInline
+    internal let knownChangePublisher = Atomic<UInt>(0)
+
     /// Guards the variables below. They are kept outside the lock, as ``PassthroughSubject``'s
     /// hub is: `deinit` and the conduits' calls run unspecialised, and a lock or a struct around
     /// generic state costs them run-time type lookups (a property's subject is made and let go
@@ -46,12 +55,6 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     /// cleared: this reference keeps the publisher alive for as long as the subject lives.
     @usableFromInline @exclusivity(unchecked)
     internal var changePublisher: ObservableObjectPublisher?
-
-    /// `changePublisher`'s address, stored (releasing) once the field is written, so that a send
-    /// finds a known publisher with one load (acquiring) instead of taking the lock: the field is
-    /// written once and never cleared, so the address stays valid and needs no lock to read.
-    @usableFromInline
-    internal let knownChangePublisher = Atomic<UInt>(0)
 
     /// Where to look for `changePublisher` while it is unknown; only kept when
     /// `mayHaveChangePublisher` (a weak reference gives its object a side table, an allocation).
