@@ -41,9 +41,12 @@ where Downstream.Input == Input {
     @usableFromInline
     package typealias Step = (Input) -> ValueVerdict
 
-    /// What the serial path needs; `nil` once released.
+    /// What the serial path needs: an object of its own, so that a value calls the step through
+    /// a `let` of an object held unretained, which Swift calls without retaining the closure (a
+    /// closure read from a `var` is retained and released around every call, two atomic
+    /// operations a value).
     @usableFromInline
-    package struct Owned {
+    package final class Owned {
         @usableFromInline package let step: Step
 
         @inlinable
@@ -60,10 +63,12 @@ where Downstream.Input == Input {
     @usableFromInline
     package let downstream: Downstream
 
-    /// Read and written only on the serial path, or by the side the hand-off names.
+    /// Read and written only on the serial path, or by the side the hand-off names; retained
+    /// once here, released by ``release()`` (or by `deinit`, for a subscription that never ended).
+    /// A value reaches it unretained: the hand-off keeps it until the delivery has left.
     @usableFromInline
     @exclusivity(unchecked)
-    package var owned: Owned?
+    package var owned: Unmanaged<Owned>?
 
     @usableFromInline
     package let beforeSubscription: BeforeSubscription
@@ -103,11 +108,12 @@ where Downstream.Input == Input {
         self.mapFailure = mapFailure
         self.mapThrown = mapThrown
         self.downstream = downstream
-        owned = Owned(step: step)
+        owned = .passRetained(Owned(step: step))
         Ledger.enter(self)
     }
 
     deinit {
+        owned?.release()
         Ledger.leave(self)
     }
 
@@ -131,7 +137,7 @@ where Downstream.Input == Input {
             if case .trap = beforeSubscription { link.handOff.enter(name) } else { link.handOff.enterIfSubscribed() }
         guard entered, let owned else { return .none }
         var demand = Subscribers.Demand.none
-        switch owned.step(input) {
+        switch owned._withUnsafeGuaranteedRef({ $0.step(input) }) {
         case .pass:
             demand = downstream.receive(input)
         case .skip:
@@ -194,6 +200,7 @@ where Downstream.Input == Input {
 
     @inlinable
     package func release() {
+        owned?.release()
         owned = nil
     }
 
