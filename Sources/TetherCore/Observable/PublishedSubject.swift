@@ -20,14 +20,13 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     @usableFromInline
     internal let control: (AnyObject, SubjectParentSignal) -> Void
 
-    /// ``changePublisher``'s address, stored (releasing) once the field is written, so that a send
-    /// finds a known publisher with one load (acquiring) instead of taking the lock: the field is
-    /// written once and never cleared, so the address stays valid and needs no lock to read.
-    /// Declared before the generic fields, so that its offset does not depend on `Value`: Swift
-    /// 6.3.1 laid out a `Mutex` beside a generic value differently in specialised and unspecialised
-    /// code (`Core/Locked.swift`).
+    /// The owner's `objectWillChange`, once known: its address, retained, stored (releasing) once
+    /// under the lock and released by `deinit`, so that a send finds it with one load (acquiring)
+    /// instead of taking the lock; `0` while unknown. Declared before the generic fields, so that
+    /// its offset does not depend on `Value`: Swift 6.3.1 laid out a `Mutex` beside a generic value
+    /// differently in specialised and unspecialised code (`Core/Locked.swift`).
     @usableFromInline
-    internal let knownChangePublisher = Atomic<UInt>(0)
+    internal let changePublisher = Atomic<UInt>(0)
 
     /// Guards the variables below. They are kept outside the lock, as ``PassthroughSubject``'s
     /// hub is: `deinit` and the conduits' calls run unspecialised, and a lock or a struct around
@@ -51,11 +50,6 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     @usableFromInline @exclusivity(unchecked)
     internal var stored: UInt64 = 0
 
-    /// The owner's `objectWillChange`, once known. Written once, under the lock, and never
-    /// cleared: this reference keeps the publisher alive for as long as the subject lives.
-    @usableFromInline @exclusivity(unchecked)
-    internal var changePublisher: ObservableObjectPublisher?
-
     /// Where to look for `changePublisher` while it is unknown; only kept when
     /// `mayHaveChangePublisher` (a weak reference gives its object a side table, an allocation).
     @usableFromInline @exclusivity(unchecked)
@@ -76,10 +70,6 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     internal init<Owner: AnyObject>(_ value: Value, owner: Owner?, changePublisher: ObservableObjectPublisher?) {
         control = PublishedSubject.parentEntry
         current = value
-        self.changePublisher = changePublisher
-        if let changePublisher {
-            knownChangePublisher.store(Self.address(of: changePublisher), ordering: .releasing)
-        }
         hub.hasDownstreamDemand = true
         // Generic in the owner's type, so that where it is known to be an `ObservableObject`
         // (specialised in the owner's class) the answer is settled at compile time rather than by
@@ -91,9 +81,15 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
         } else {
             ownerID = nil
         }
+        if let changePublisher {
+            keep(changePublisher)
+        }
     }
 
     deinit {
+        if let known = knownChangePublisher {
+            known.release()
+        }
         for upstream in lock.withLock({ _ in hub.upstreams }) {
             upstream.cancel()
         }
@@ -158,39 +154,37 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
         _ = replaced
     }
 
-    /// The owner's `objectWillChange`, looked up until it is first found and cached after.
+    /// The owner's `objectWillChange`, looked up until it is first found and kept after.
     ///
-    /// Unretained: `changePublisher` is written once and never cleared, so the subject's own
-    /// reference keeps the publisher alive while the subject is, and a send does not retain it.
-    /// That retain was not a cheap one: a publisher whose subscriptions hold it weakly has a side
-    /// table, and every retain and release of it takes the run time's slow path. Once known, it
-    /// is read from ``knownChangePublisher`` without the lock.
+    /// Unretained: ``changePublisher`` is written once and released only by `deinit`, so the
+    /// subject's own retain keeps the publisher alive while the subject is, and a send does not
+    /// retain it. That retain was not a cheap one: a publisher whose subscriptions hold it weakly
+    /// has a side table, and every retain and release of it takes the run time's slow path.
     @inlinable
     internal func resolveChangePublisher() -> Unmanaged<ObservableObjectPublisher>? {
         guard mayHaveChangePublisher else { return nil }
-        if let known = UnsafeRawPointer(bitPattern: knownChangePublisher.load(ordering: .acquiring)) {
-            return Unmanaged.fromOpaque(known)
-        }
+        if let known = knownChangePublisher { return known }
         guard let owner = lock.withLock({ _ in self.owner }),
             let found = ObservableObjectRegistry.existingPublisher(for: owner)
         else {
             return nil
         }
-        return lock.withLock { _ in
-            // Another send may have found it first: the same publisher, which the field keeps.
-            let kept = changePublisher ?? found
-            if changePublisher == nil {
-                changePublisher = kept
-                knownChangePublisher.store(Self.address(of: kept), ordering: .releasing)
-            }
-            return Unmanaged.passUnretained(kept)
-        }
+        // Another send may have found it first: the same publisher, which the field keeps.
+        return lock.withLock { _ in knownChangePublisher ?? keep(found) }
     }
 
-    /// The address ``knownChangePublisher`` keeps for `publisher`.
+    /// ``changePublisher``, once stored.
     @inlinable
-    internal static func address(of publisher: ObservableObjectPublisher) -> UInt {
-        UInt(bitPattern: Unmanaged.passUnretained(publisher).toOpaque())
+    internal var knownChangePublisher: Unmanaged<ObservableObjectPublisher>? {
+        UnsafeRawPointer(bitPattern: changePublisher.load(ordering: .acquiring)).map(Unmanaged.fromOpaque)
+    }
+
+    /// Stores `publisher` in ``changePublisher``, retained; once, from `init` or under the lock.
+    @inlinable @discardableResult
+    internal func keep(_ publisher: ObservableObjectPublisher) -> Unmanaged<ObservableObjectPublisher> {
+        let kept = Unmanaged.passRetained(publisher)
+        changePublisher.store(UInt(bitPattern: kept.toOpaque()), ordering: .releasing)
+        return kept
     }
 
     /// Keeps `subscription` for the subject's lifetime and asks it for everything.

@@ -113,7 +113,7 @@ where Downstream.Input == Input {
     }
 
     deinit {
-        owned?.release()
+        release()
         Ledger.leave(self)
     }
 
