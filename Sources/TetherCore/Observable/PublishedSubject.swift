@@ -51,7 +51,8 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     internal var stored: UInt64 = 0
 
     /// Where to look for `changePublisher` while it is unknown; only kept when
-    /// `mayHaveChangePublisher` (a weak reference gives its object a side table, an allocation).
+    /// `mayHaveChangePublisher` and the publisher was not known yet when the subject was made (a
+    /// weak reference gives its object a side table, an allocation).
     @usableFromInline @exclusivity(unchecked)
     internal weak var owner: AnyObject?
 
@@ -75,14 +76,15 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
         // (specialised in the owner's class) the answer is settled at compile time rather than by
         // a conformance lookup each time a property makes its subject.
         mayHaveChangePublisher = changePublisher != nil || owner is any ObservableObject
-        if mayHaveChangePublisher {
-            self.owner = owner
-            ownerID = owner.map(ObjectIdentifier.init)
+        ownerID = mayHaveChangePublisher ? owner.map(ObjectIdentifier.init) : nil
+        guard mayHaveChangePublisher else { return }
+        // Looked up now if the owner's `objectWillChange` has been made (a view that watches the
+        // object usually asks for it first): then the subject keeps no weak reference to the owner
+        // and its first send does not look.
+        if let known = changePublisher ?? owner.flatMap({ ObservableObjectRegistry.existingPublisher(for: $0) }) {
+            keep(known)
         } else {
-            ownerID = nil
-        }
-        if let changePublisher {
-            keep(changePublisher)
+            self.owner = owner
         }
     }
 

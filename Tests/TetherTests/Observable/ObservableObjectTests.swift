@@ -121,6 +121,24 @@ final class ObservableObjectTests: TetherTestCase {
         ages.cancel()
     }
 
+    func testAPropertyProjectedAfterObjectWillChangeWasMadeFiresItFirst() {
+        let contact = Contact(name: "A", age: 1)
+        var history: [String] = []
+        let view = contact.objectWillChange.sink { history.append("will change, age \(contact.age)") }
+        let ages = contact.$age.sink { history.append("age \($0), property \(contact.age)") }
+        contact.age = 2
+        contact.age = 3
+        XCTAssertEqual(
+            history,
+            [
+                "age 1, property 1",
+                "will change, age 1", "age 2, property 1",
+                "will change, age 2", "age 3, property 2",
+            ])
+        view.cancel()
+        ages.cancel()
+    }
+
     func testObjectWithoutPublishedPropertiesCanSendByHand() {
         let plain = Plain()
         var count = 0
