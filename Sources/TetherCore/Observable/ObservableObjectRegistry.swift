@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// - **Lookup.** The table maps `ObjectIdentifier(object)` to the object's publisher. The first
 ///   access to `objectWillChange` creates the publisher and the entry; every later one is a
-///   lock and a hash lookup: O(1), no allocation, no reflection, no weak load.
+///   lock and a hash lookup: O(1), no allocation, no reflection, no weak load. The key hashes
+///   the address with a bit mixer rather than SipHash (``Key``).
 /// - **Identity.** An identifier is an address, which a new object could take over once the
 ///   old one is freed. Each entry therefore holds an `unowned` reference to its object: that
 ///   keeps the object's memory allocated after it is deinitialised (it does not keep the object
@@ -24,9 +25,11 @@ import Synchronization
 ///   it is deallocated together with the owner, so most observed objects let go at once.
 /// - **@Published.** A setter asks ``existingPublisher(for:)`` only while it has not yet found
 ///   the publisher, then caches it in the property's storage (from then on the object owns its
-///   publisher, as in Combine). Nothing is created for objects nobody observes, and while the
-///   table is empty the question costs one relaxed atomic load. A property of an object that is
-///   not an ``ObservableObject`` never asks.
+///   publisher, as in Combine); a property's subject, made for its `$` publisher, asks once when
+///   it is made and, if the publisher is not there yet, on its sends until it is. Nothing is
+///   created for objects nobody observes, and while the table is empty the question costs one
+///   relaxed atomic load. A property of an object that is not an ``ObservableObject`` never
+///   asks.
 /// - **Concurrency.** All table access happens under one lock whose bodies call nothing;
 ///   entries dropped by a sweep are released after the lock is let go.
 @usableFromInline
