@@ -14,8 +14,8 @@
 /// from another thread, by whichever of the two sides finishes last, as ``SubjectLane`` has it
 /// for a conduit), termination reported to TetherExtras' lifetimes, and a ledger entry that names
 /// a `Sink` on the subject. An `ObservableObjectPublisher`'s `sink` is one too: its parent is
-/// the publisher's ``ObservableObjectPublisher/SinkParent``, which holds the publisher weakly,
-/// as the publisher's other subscriptions do.
+/// the publisher's ``ObservableObjectPublisher/Hub``, the list of subscriptions that the
+/// publisher's other subscriptions hold too, rather than the publisher.
 ///
 /// The state under ``lock`` is the subject the sink is attached to and the termination
 /// handlers; everything else is touched only by the thread whose turn it is. A thread that

@@ -208,7 +208,7 @@ extension Publisher {
             return origin.sinkOnSubject(subject, receiveCompletion, receiveValue) { subject.attachSink($0) }
         }
         if let publisher = self as? ObservableObjectPublisher, !IntrospectionRegistry.isActive {
-            return origin.sinkOnSubject(publisher.parentForSinks, receiveCompletion, receiveValue) {
+            return origin.sinkOnSubject(publisher.hub, receiveCompletion, receiveValue) {
                 publisher.attachSink($0)
             }
         }

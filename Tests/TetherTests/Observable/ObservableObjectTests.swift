@@ -263,6 +263,36 @@ final class ObservableObjectPublisherTests: TetherTestCase {
         recorder.cancel()
     }
 
+    func testASubscriptionNobodyElseHoldsGoesWithThePublisher() {
+        final class Forgetful: Subscriber {
+            typealias Input = Void
+            typealias Failure = Never
+            weak var subscription: AnyObject?
+            var signals = 0
+
+            func receive(subscription: any Subscription) {
+                self.subscription = subscription as AnyObject
+                subscription.request(.unlimited)
+            }
+
+            func receive(_ input: Void) -> Subscribers.Demand {
+                signals += 1
+                return .none
+            }
+
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let subscriber = Forgetful()
+        do {
+            let publisher = ObservableObjectPublisher()
+            publisher.subscribe(subscriber)
+            publisher.send()
+            XCTAssertNotNil(subscriber.subscription)
+        }
+        XCTAssertNil(subscriber.subscription, "the publisher's subscriptions outlived it")
+        XCTAssertEqual(subscriber.signals, 1)
+    }
+
     func testASinkHoldsThePublisherWeaklyAndItsClosureUntilCancelled() {
         final class Captured {}
         weak var weakPublisher: ObservableObjectPublisher?

@@ -74,6 +74,30 @@ final class ObservableObjectRacesTests: TetherTestCase {
             })
     }
 
+    func testThePublisherGoingRacingItsSinksCancelReleasesBoth() {
+        final class Setup: @unchecked Sendable {
+            var publisher: ObservableObjectPublisher? = ObservableObjectPublisher()
+            weak var weakPublisher: ObservableObjectPublisher?
+            weak var captured: Captured?
+            var cancellable: AnyCancellable?
+        }
+        Race.run(
+            setup: { () -> Setup in
+                let setup = Setup()
+                let captured = Captured()
+                setup.weakPublisher = setup.publisher
+                setup.captured = captured
+                setup.cancellable = setup.publisher?.sink { withExtendedLifetime(captured) {} }
+                return setup
+            },
+            { $0.publisher = nil },
+            { $0.cancellable?.cancel() },
+            check: { setup in
+                XCTAssertNil(setup.weakPublisher)
+                XCTAssertNil(setup.captured, "the sink's closure outlived its cancel")
+            })
+    }
+
     func testAPropertySetRacingTheViewsCancelIsDeliveredAtMostOnce() {
         final class Setup: @unchecked Sendable {
             let model = Model()
