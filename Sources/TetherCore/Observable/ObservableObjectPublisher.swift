@@ -22,8 +22,27 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     @usableFromInline
     internal let hub = Hub()
 
+    /// The object whose default `objectWillChange` this is, when the registry made it: unowned,
+    /// which keeps that object's memory, not the object, while the registry keeps the publisher,
+    /// so that no other object takes its identifier meanwhile (see ``ObservableObjectRegistry``).
+    internal unowned let pin: AnyObject?
+
+    /// The same object, weakly: `nil` once it has begun to go, which tells the registry to let
+    /// go of the publisher. A constant, so that reading it is not an access the run time checks
+    /// for exclusivity (which a build for testing makes it).
+    internal weak let registeredObject: AnyObject?
+
     /// Creates an observable object publisher instance.
-    public init() {}
+    public init() {
+        pin = nil
+        registeredObject = nil
+    }
+
+    /// Creates the default `objectWillChange` of `object`, for the registry.
+    internal init(registeredFor object: AnyObject) {
+        pin = object
+        registeredObject = object
+    }
 
     deinit {
         // As when the subscriptions were the publisher's own: they go with it, unless someone

@@ -12,13 +12,15 @@ import Synchronization
 ///   lock and a hash lookup: O(1), no allocation, no reflection, no weak load. The key hashes
 ///   the address with a bit mixer rather than SipHash (``Key``).
 /// - **Identity.** An identifier is an address, which a new object could take over once the
-///   old one is freed. Each entry therefore holds an `unowned` reference to its object: that
-///   keeps the object's memory allocated after it is deinitialised (it does not keep the object
-///   alive), so while an entry exists no other object can have its identifier, and a lookup
-///   needs no liveness check. The caller is always the live object itself, or one of its
-///   `@Published` properties.
-/// - **Cleanup.** Each entry also holds a weak reference, which reads `nil` once the object
-///   has begun to deinitialise. Entries whose object is gone are swept whenever the table has
+///   old one is freed. Each publisher the table keeps therefore holds an `unowned` reference to
+///   its object (``ObservableObjectPublisher/pin``): that keeps the object's memory allocated
+///   after it is deinitialised (it does not keep the object alive), so while an entry exists no
+///   other object can have its identifier, and a lookup needs no liveness check. The caller is
+///   always the live object itself, or one of its `@Published` properties.
+/// - **Cleanup.** Each such publisher also holds its object weakly
+///   (``ObservableObjectPublisher/registeredObject``), which reads `nil` once the object has
+///   begun to deinitialise. The two references live in the publisher rather than in an entry
+///   object of the table's, which would be one more allocation for every object observed. Entries whose object is gone are swept whenever the table has
 ///   doubled since the last sweep, which keeps insertion amortised O(1) and bounds what dead
 ///   objects leave behind (their publisher and the bare allocation) to about the live size.
 ///   The subject behind a `@Published` property's `$` publisher removes its owner's entry when
@@ -34,37 +36,21 @@ import Synchronization
 ///   entries dropped by a sweep are released after the lock is let go.
 @usableFromInline
 internal enum ObservableObjectRegistry {
-    internal final class Entry {
-        /// Keeps the object's memory allocated (not the object alive), so that no other object
-        /// can take its address, and thus its identifier, while the entry exists.
-        unowned let pin: AnyObject
-        /// Tells the sweep whether the object is still alive. A constant, so that reading it is
-        /// not an access the run time checks for exclusivity (which a build for testing makes it).
-        weak let object: AnyObject?
-        let publisher: ObservableObjectPublisher
-
-        init(object: AnyObject, publisher: ObservableObjectPublisher) {
-            pin = object
-            self.object = object
-            self.publisher = publisher
-        }
-    }
-
-    /// `@unchecked`: its entries hold objects weakly and their publishers, and it lives only in
-    /// ``table``, touched only under that lock.
+    /// `@unchecked`: its publishers hold objects weakly, and it lives only in ``table``, touched
+    /// only under that lock.
     internal struct Table: @unchecked Sendable {
-        var entries: [Key: Entry] = [:]
+        var entries: [Key: ObservableObjectPublisher] = [:]
         /// The size at which the next insertion sweeps dead entries.
         var sweepThreshold = Table.minimumSweepThreshold
 
         static let minimumSweepThreshold = 64
 
         /// Removes the entries whose object is gone, returning them to be released later.
-        mutating func sweep() -> [Entry] {
-            var dead: [Entry] = []
-            entries = entries.filter { _, entry in
-                if entry.object != nil { return true }
-                dead.append(entry)
+        mutating func sweep() -> [ObservableObjectPublisher] {
+            var dead: [ObservableObjectPublisher] = []
+            entries = entries.filter { _, publisher in
+                if publisher.registeredObject != nil { return true }
+                dead.append(publisher)
                 return false
             }
             sweepThreshold = Swift.max(Table.minimumSweepThreshold, entries.count * 2)
@@ -115,10 +101,11 @@ internal enum ObservableObjectRegistry {
     @usableFromInline
     internal static func publisher(for object: AnyObject) -> ObservableObjectPublisher {
         let id = Key(object)
-        let (publisher, released) = table.withLock { table -> (ObservableObjectPublisher, [Entry]) in
+        let (publisher, released) = table.withLock {
+            table -> (ObservableObjectPublisher, [ObservableObjectPublisher]) in
             let (publisher, made) = obtain(&table.entries[id], for: object)
             guard made else { return (publisher, []) }
-            var released: [Entry] = []
+            var released: [ObservableObjectPublisher] = []
             if table.entries.count >= table.sweepThreshold {
                 released += table.sweep()
             }
@@ -135,14 +122,14 @@ internal enum ObservableObjectRegistry {
     internal static func existingPublisher(for object: AnyObject) -> ObservableObjectPublisher? {
         guard entryCount.load(ordering: .relaxed) > 0 else { return nil }
         let id = Key(object)
-        return table.withLock { $0.entries[id]?.publisher }
+        return table.withLock { $0.entries[id] }
     }
 
     /// Removes the entry for `id` if its object is gone; called as an owner is deallocated.
     @usableFromInline
     internal static func forgetIfDead(_ id: ObjectIdentifier) {
         guard entryCount.load(ordering: .relaxed) > 0 else { return }
-        let released = table.withLock { table -> Entry? in
+        let released = table.withLock { table -> ObservableObjectPublisher? in
             defer { entryCount.store(table.entries.count, ordering: .relaxed) }
             return removeIfDead(&table.entries[Key(id)])
         }
@@ -153,19 +140,19 @@ internal enum ObservableObjectRegistry {
     /// is reached once, through its `inout` subscript: a lookup and then an insertion hashed the
     /// identifier twice.
     private static func obtain(
-        _ slot: inout Entry?, for object: AnyObject
+        _ slot: inout ObservableObjectPublisher?, for object: AnyObject
     ) -> (publisher: ObservableObjectPublisher, made: Bool) {
-        if let entry = slot { return (entry.publisher, false) }
-        let publisher = ObservableObjectPublisher()
-        slot = Entry(object: object, publisher: publisher)
+        if let publisher = slot { return (publisher, false) }
+        let publisher = ObservableObjectPublisher(registeredFor: object)
+        slot = publisher
         return (publisher, true)
     }
 
-    /// Empties `slot` if its object is gone, returning the entry to be released later; one hash,
-    /// as in ``obtain(_:for:)``.
-    private static func removeIfDead(_ slot: inout Entry?) -> Entry? {
-        guard let entry = slot, entry.object == nil else { return nil }
+    /// Empties `slot` if its object is gone, returning the publisher to be released later; one
+    /// hash, as in ``obtain(_:for:)``.
+    private static func removeIfDead(_ slot: inout ObservableObjectPublisher?) -> ObservableObjectPublisher? {
+        guard let publisher = slot, publisher.registeredObject == nil else { return nil }
         slot = nil
-        return entry
+        return publisher
     }
 }
