@@ -20,9 +20,10 @@ import Synchronization
 /// - **Cleanup.** Each such publisher also holds its object weakly
 ///   (``ObservableObjectPublisher/registeredObject``), which reads `nil` once the object has
 ///   begun to deinitialise. The two references live in the publisher rather than in an entry
-///   object of the table's, which would be one more allocation for every object observed. Entries whose object is gone are swept whenever the table has
-///   doubled since the last sweep, which keeps insertion amortised O(1) and bounds what dead
-///   objects leave behind (their publisher and the bare allocation) to about the live size.
+///   object of the table's, which would be one more allocation for every object observed.
+///   Entries whose object is gone are swept whenever the table has doubled since the last
+///   sweep, which keeps insertion amortised O(1) and bounds what dead objects leave behind
+///   (their publisher and the bare allocation) to about the live size.
 ///   The subject behind a `@Published` property's `$` publisher removes its owner's entry when
 ///   it is deallocated together with the owner, so most observed objects let go at once.
 /// - **@Published.** A setter asks ``existingPublisher(for:)`` only while it has not yet found
