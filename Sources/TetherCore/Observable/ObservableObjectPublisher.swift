@@ -171,10 +171,12 @@ extension ObservableObjectPublisher {
         @usableFromInline
         internal let lane = SubjectLane()
 
-        /// The subscriber the turn calls; only touched in the turn, and let go of there (see
-        /// ``SubjectLane``).
+        /// The subscriber the turn calls: its box, retained here once and called unretained
+        /// (a `var` of the subscriber itself would be retained and released around each call; see
+        /// ``SubjectSubscription/erasedSerial``). Only touched in the turn, and let go of there
+        /// (see ``SubjectLane``).
         @usableFromInline @exclusivity(unchecked)
-        internal var serial: Downstream?
+        internal var serial: Unmanaged<ErasedSubscriber<Void, Never>>?
 
         /// Signals sent from inside a delivery, on the delivering thread; only touched in the turn.
         @usableFromInline @exclusivity(unchecked)
@@ -183,11 +185,12 @@ extension ObservableObjectPublisher {
         @inlinable
         internal init(downstream: Downstream, hub: Hub) {
             state = Locked(State(downstream: downstream, hub: hub))
-            serial = downstream
+            serial = .passRetained(downstream.box)
             Ledger.enter(self)
         }
 
         deinit {
+            serial?.release()
             Ledger.leave(self)
         }
 
@@ -211,10 +214,24 @@ extension ObservableObjectPublisher {
                     body()
                     while owed > 0, lane.isOpen {
                         owed -= 1
-                        _ = serial?.receive()
+                        signalSerial()
                     }
                     owed = 0
-                }, in: turn, release: { serial = nil })
+                }, in: turn, release: { releaseSerial() })
+        }
+
+        /// Calls the subscriber kept for the turn, if it is still kept.
+        @inlinable
+        internal func signalSerial() {
+            _ = serial?._withUnsafeGuaranteedRef { $0.onValue($0, ()) }
+        }
+
+        /// Lets go of the subscriber kept for the turn; in the turn, once the lane is stopped.
+        @inlinable
+        internal func releaseSerial() {
+            let box = serial
+            serial = nil
+            box?.release()
         }
 
         /// Hands the subscription over, then delivers the signals sent meanwhile.
@@ -227,7 +244,7 @@ extension ObservableObjectPublisher {
         internal func signal() {
             let ran = inTurn {
                 if lane.isOpen {
-                    _ = serial?.receive()
+                    signalSerial()
                 }
             }
             if !ran, lane.isOpen {
@@ -256,7 +273,7 @@ extension ObservableObjectPublisher {
             guard released.0 != nil else { return }
             lane.stop()
             // Otherwise a delivery is in progress, on this thread or another, and lets go at its end.
-            _ = turn.ifFree { lane.releaseIfOwed { serial = nil } }
+            _ = turn.ifFree { lane.releaseIfOwed { releaseSerial() } }
             released.1?.detach(self)
         }
 

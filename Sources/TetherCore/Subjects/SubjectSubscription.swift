@@ -138,6 +138,15 @@ package final class SubjectSubscription<Downstream: Subscriber>:
     @usableFromInline @exclusivity(unchecked)
     package var leftInTurn = false
 
+    /// The lane's subscriber when it is an ``AnySubscriber`` (every subscriber larger than one is
+    /// kept erased, see ``ConduitAttaching``): its box, retained here once and called unretained
+    /// on every value, where `serial`, read from a `var`, would be retained and released around
+    /// each call (Docs/FastWithoutTheSpecialiser.md, "A step called on every value, through a
+    /// `let` of an object held unretained": the box's closures are its `let`s). `serial` is then
+    /// `nil`. Touched only in the turn, as `serial` is, and let go of where it is.
+    @usableFromInline @exclusivity(unchecked)
+    internal var erasedSerial: Unmanaged<ErasedSubscriber<Output, Failure>>?
+
     /// - Parameters:
     ///   - latest: For a kind that keeps the latest value, the current value, owed on first
     ///     demand; values offered without demand then replace it instead of being dropped.
@@ -146,12 +155,18 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         kind: SubjectKind, downstream: Downstream, parent: any SubjectConduitParent, latest: Output?
     ) {
         control = SubjectSubscription.controlEntry
+        // Settled at compile time where this is specialised.
+        let erased = Downstream.self == AnySubscriber<Output, Failure>.self
+        erasedSerial =
+            erased ? .passRetained(unsafeBitCast(downstream, to: AnySubscriber<Output, Failure>.self).box) : nil
         super.init(
-            state: State(kind: kind, downstream: downstream, parent: parent, latest: latest), serial: downstream)
+            state: State(kind: kind, downstream: downstream, parent: parent, latest: latest),
+            serial: erased ? nil : downstream)
         Ledger.enter(self)
     }
 
     deinit {
+        erasedSerial?.release()
         Ledger.leave(self)
     }
 
@@ -178,7 +193,11 @@ package final class SubjectSubscription<Downstream: Subscriber>:
             if lane.isOpen {
                 // Demand is unlimited, so what the subscriber returns changes nothing. A cancel
                 // meanwhile leaves the subscriber for the end of this turn to let go of.
-                _ = serial.unsafelyUnwrapped.receive(value)
+                if let box = erasedSerial {
+                    _ = box._withUnsafeGuaranteedRef { $0.onValue($0, value) }
+                } else {
+                    _ = serial.unsafelyUnwrapped.receive(value)
+                }
                 if leftInTurn {
                     drain()
                 }
@@ -260,14 +279,23 @@ package final class SubjectSubscription<Downstream: Subscriber>:
     /// - Returns: `false`, without running `body`, when this thread holds the turn already.
     @inlinable
     package func inTurn(_ body: () -> Void) -> Bool {
-        lane.run(body, in: turn) { serial = nil }
+        lane.run(body, in: turn) { releaseSerial() }
     }
 
     /// Lets go of the lane's subscriber if a cancel left it owed. Only in the turn, where no value
     /// is in flight on the lane.
     @inlinable
     package func releaseOwed() {
-        lane.releaseIfOwed { serial = nil }
+        lane.releaseIfOwed { releaseSerial() }
+    }
+
+    /// Lets go of the lane's subscriber; in the turn, once the lane is stopped.
+    @inlinable
+    package func releaseSerial() {
+        serial = nil
+        let box = erasedSerial
+        erasedSerial = nil
+        box?.release()
     }
 
     /// Delivers what was left or owed while this thread held the turn, until nothing is.
