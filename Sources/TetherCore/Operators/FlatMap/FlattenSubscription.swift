@@ -60,6 +60,13 @@ where
     @usableFromInline
     internal let erasedInners = erasedInnerShape(NewPublisher.self)
 
+    /// The downstream when it is an ``AnySubscriber``: its box, retained here once and called
+    /// unretained for each value, where the downstream read from the state would be retained and
+    /// released around each call (see ``SubjectSubscription/erasedSerial``). Touched, and let go
+    /// of, only by the holder of the drain token, as the state's downstream is.
+    @usableFromInline @exclusivity(unchecked)
+    internal var erasedDownstream: Unmanaged<ErasedSubscriber<Downstream.Input, Downstream.Failure>>?
+
     @inlinable
     internal init(
         name: StaticString, maxPublishers: Subscribers.Demand, downstream: Downstream,
@@ -73,6 +80,9 @@ where
                 subscription.holdingToken.receive(subscription: subscription)
                 return .none
             case .value(let value):
+                if let box = subscription.erasedDownstream {
+                    return box._withUnsafeGuaranteedRef { $0.onValue($0, value) }
+                }
                 return subscription.holdingToken.receive(value)
             case .completion(let completion):
                 subscription.holdingToken.receive(completion: completion)
@@ -80,6 +90,10 @@ where
             }
         }
         control = FlattenSubscription.controlEntry
+        typealias Erased = AnySubscriber<Downstream.Input, Downstream.Failure>
+        // Settled at compile time where this is specialised.
+        erasedDownstream =
+            Downstream.self == Erased.self ? .passRetained(unsafeBitCast(downstream, to: Erased.self).box) : nil
         super.init(
             state: FlattenSubscriptionState(
                 machine: Machine(maxPublishers: maxPublishers), transform: transform, downstream: downstream))
@@ -87,6 +101,7 @@ where
     }
 
     deinit {
+        erasedDownstream?.release()
         Ledger.leave(self)
     }
 
@@ -308,7 +323,10 @@ where
                 effects = withMachine { $0.delivered(.none) }
             case .release:
                 let released = state.downstream.take()
+                let box = erasedDownstream
+                erasedDownstream = nil
                 releaseTransform()
+                box?.release()
                 _ = released
                 return
             }
