@@ -47,9 +47,9 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     deinit {
         // As when the subscriptions were the publisher's own: they go with it, unless someone
         // else holds them, and a cancel after this detaches from an empty hub.
-        let released = hub.state.withLock { state in
-            defer { state.receivers = SubjectReceivers() }
-            return state.receivers
+        let released = hub.receivers.withLock { receivers in
+            defer { receivers = SubjectReceivers() }
+            return receivers
         }
         _ = released
     }
@@ -60,7 +60,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
         let downstream = AnySubscriber(subscriber)
         let conduit = Inner(downstream: downstream, hub: hub)
-        hub.state.withLock { $0.receivers.append(conduit.entry) }
+        hub.receivers.withLock { $0.append(conduit.entry) }
         conduit.start(downstream)
     }
 
@@ -71,7 +71,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// nothing, and each is called where it is in that copy, which keeps it alive.
     @inlinable
     public func send() {
-        hub.state.withLock { $0.receivers }.offer(())
+        hub.receivers.withLock { $0 }.offer(())
     }
 
     /// Attaches a sink made by `sink` as one object (see ``SubjectSink``): its demand is
@@ -82,7 +82,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     @inlinable
     internal func attachSink<Value, Failure>(_ sink: SubjectSink<Value, Failure>) {
         let sink = unsafeDowncast(sink as AnyObject, to: SubjectSink<Void, Never>.self)
-        hub.state.withLock { $0.receivers.append(sink.entry) }
+        hub.receivers.withLock { $0.append(sink.entry) }
     }
 }
 
@@ -101,29 +101,20 @@ extension ObservableObjectPublisher {
     @usableFromInline
     internal final class Hub: SubjectConduitParent, @unchecked Sendable {
         @usableFromInline
-        internal let state = Locked(State())
+        internal let receivers = Locked(SubjectReceivers<Void, Never>())
 
         @usableFromInline
         internal init() {}
 
         @usableFromInline
         internal func detach(_ conduit: AnyObject) {
-            let removed = state.withLock { $0.receivers.remove(conduit) }
+            let removed = receivers.withLock { $0.remove(conduit) }
             _ = removed
         }
 
         /// The publisher has no upstream to ask.
         @usableFromInline
         internal func acknowledgeDownstreamDemand() {}
-    }
-
-    /// What a ``Hub`` keeps under its lock.
-    @usableFromInline
-    internal struct State {
-        @usableFromInline var receivers = SubjectReceivers<Void, Never>()
-
-        @inlinable
-        init() {}
     }
 }
 
@@ -185,7 +176,7 @@ extension ObservableObjectPublisher {
         @inlinable
         internal init(downstream: Downstream, hub: Hub) {
             state = Locked(State(downstream: downstream, hub: hub))
-            serial = .passRetained(downstream.box)
+            serial = ErasedSubscriber.retainedBox(of: downstream)
             Ledger.enter(self)
         }
 
@@ -217,21 +208,13 @@ extension ObservableObjectPublisher {
                         signalSerial()
                     }
                     owed = 0
-                }, in: turn, release: { releaseSerial() })
+                }, in: turn, release: { serial.releaseKept() })
         }
 
         /// Calls the subscriber kept for the turn, if it is still kept.
         @inlinable
         internal func signalSerial() {
-            _ = serial?._withUnsafeGuaranteedRef { $0.onValue($0, ()) }
-        }
-
-        /// Lets go of the subscriber kept for the turn; in the turn, once the lane is stopped.
-        @inlinable
-        internal func releaseSerial() {
-            let box = serial
-            serial = nil
-            box?.release()
+            _ = serial?.receive(())
         }
 
         /// Hands the subscription over, then delivers the signals sent meanwhile.
@@ -273,7 +256,7 @@ extension ObservableObjectPublisher {
             guard released.0 != nil else { return }
             lane.stop()
             // Otherwise a delivery is in progress, on this thread or another, and lets go at its end.
-            _ = turn.ifFree { lane.releaseIfOwed { releaseSerial() } }
+            _ = turn.ifFree { lane.releaseIfOwed { serial.releaseKept() } }
             released.1?.detach(self)
         }
 

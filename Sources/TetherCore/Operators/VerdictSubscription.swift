@@ -200,8 +200,7 @@ where Downstream.Input == Input {
 
     @inlinable
     package func release() {
-        owned?.release()
-        owned = nil
+        owned.releaseKept()
     }
 
     @inlinable

@@ -155,13 +155,10 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         kind: SubjectKind, downstream: Downstream, parent: any SubjectConduitParent, latest: Output?
     ) {
         control = SubjectSubscription.controlEntry
-        // Settled at compile time where this is specialised.
-        let erased = Downstream.self == AnySubscriber<Output, Failure>.self
-        erasedSerial =
-            erased ? .passRetained(unsafeBitCast(downstream, to: AnySubscriber<Output, Failure>.self).box) : nil
+        erasedSerial = ErasedSubscriber.retainedBox(of: downstream)
         super.init(
             state: State(kind: kind, downstream: downstream, parent: parent, latest: latest),
-            serial: erased ? nil : downstream)
+            serial: erasedSerial == nil ? downstream : nil)
         Ledger.enter(self)
     }
 
@@ -194,7 +191,7 @@ package final class SubjectSubscription<Downstream: Subscriber>:
                 // Demand is unlimited, so what the subscriber returns changes nothing. A cancel
                 // meanwhile leaves the subscriber for the end of this turn to let go of.
                 if let box = erasedSerial {
-                    _ = box._withUnsafeGuaranteedRef { $0.onValue($0, value) }
+                    _ = box.receive(value)
                 } else {
                     _ = serial.unsafelyUnwrapped.receive(value)
                 }
@@ -293,9 +290,7 @@ package final class SubjectSubscription<Downstream: Subscriber>:
     @inlinable
     package func releaseSerial() {
         serial = nil
-        let box = erasedSerial
-        erasedSerial = nil
-        box?.release()
+        erasedSerial.releaseKept()
     }
 
     /// Delivers what was left or owed while this thread held the turn, until nothing is.

@@ -203,3 +203,41 @@ internal final class ClosureSubscriberBox<Input, Failure: Error>: ErasedSubscrib
     /// The mirror of the description, as Combine's: a `String`, with no children.
     @usableFromInline override var customMirror: Mirror { Mirror(reflecting: description) }
 }
+
+extension ErasedSubscriber {
+    /// The box of `subscriber`, retained, when it is an ``AnySubscriber``; `nil` for any other.
+    ///
+    /// What a subscription keeps to call its subscriber for each value without a retain: a
+    /// subscriber read from a `var` is retained and released around every call, while the box's
+    /// entries are `let`s, which a call through ``Unmanaged/receive(_:)`` reaches unretained
+    /// (Docs/FastWithoutTheSpecialiser.md, "A step called on every value, through a `let` of an
+    /// object held unretained"). The subscription releases it where it lets go of the subscriber
+    /// (``Optional/releaseKept()``), and in `deinit` if it never did. The type test compares
+    /// metatypes, settled at compile time where the caller is specialised.
+    @inlinable
+    internal static func retainedBox<S: Subscriber>(of subscriber: S) -> Unmanaged<ErasedSubscriber>?
+    where S.Input == Input, S.Failure == Failure {
+        guard S.self == AnySubscriber<Input, Failure>.self else { return nil }
+        return .passRetained(unsafeBitCast(subscriber, to: AnySubscriber<Input, Failure>.self).box)
+    }
+}
+
+extension Unmanaged {
+    /// Delivers `value` to the box this refers to, unretained: its holder keeps it alive (see
+    /// ``ErasedSubscriber/retainedBox(of:)``).
+    @inlinable
+    internal func receive<Input, Failure>(_ value: Input) -> Subscribers.Demand
+    where Instance == ErasedSubscriber<Input, Failure> {
+        _withUnsafeGuaranteedRef { $0.onValue($0, value) }
+    }
+}
+
+extension Optional {
+    /// Empties this slot and releases the object it kept retained.
+    @inlinable
+    internal mutating func releaseKept<Object>() where Wrapped == Unmanaged<Object> {
+        let kept = self
+        self = nil
+        kept?.release()
+    }
+}

@@ -81,7 +81,7 @@ where
                 return .none
             case .value(let value):
                 if let box = subscription.erasedDownstream {
-                    return box._withUnsafeGuaranteedRef { $0.onValue($0, value) }
+                    return box.receive(value)
                 }
                 return subscription.holdingToken.receive(value)
             case .completion(let completion):
@@ -90,10 +90,7 @@ where
             }
         }
         control = FlattenSubscription.controlEntry
-        typealias Erased = AnySubscriber<Downstream.Input, Downstream.Failure>
-        // Settled at compile time where this is specialised.
-        erasedDownstream =
-            Downstream.self == Erased.self ? .passRetained(unsafeBitCast(downstream, to: Erased.self).box) : nil
+        erasedDownstream = ErasedSubscriber.retainedBox(of: downstream)
         super.init(
             state: FlattenSubscriptionState(
                 machine: Machine(maxPublishers: maxPublishers), transform: transform, downstream: downstream))
@@ -323,10 +320,8 @@ where
                 effects = withMachine { $0.delivered(.none) }
             case .release:
                 let released = state.downstream.take()
-                let box = erasedDownstream
-                erasedDownstream = nil
+                erasedDownstream.releaseKept()
                 releaseTransform()
-                box?.release()
                 _ = released
                 return
             }
