@@ -37,16 +37,18 @@ package func erasedInnerShape<P: Publisher>(_: P.Type) -> ErasedInnerShape? {
 ///
 /// The box decided it once, where the `Just` was erased. An `AnyPublisher` is one reference to its
 /// box, and `SetFailureType` stores its upstream and nothing else, so the box is read where it
-/// lies rather than cast, as ``valueOfJust(_:)`` reads a `Just`.
+/// lies rather than cast, as ``valueOfJust(_:)`` reads a `Just`. It is read unretained: `publisher`
+/// holds it for the whole call, and loading it as a reference would retain and release it, two
+/// atomic operations for every inner.
 @inlinable
 package func valueOfErasedJust<P: Publisher>(_ publisher: P, _ shape: ErasedInnerShape) -> P.Output? {
-    let box = withUnsafeBytes(of: publisher) { $0.load(as: AnyObject.self) }
+    let box = withUnsafeBytes(of: publisher) { $0.load(as: UnsafeRawPointer.self) }
     switch shape {
     case .anyPublisher:
-        let erased = unsafeDowncast(box, to: ErasedPublisherBox<P.Output, P.Failure>.self)
-        return erased.valueAtHand?(erased)
+        return Unmanaged<ErasedPublisherBox<P.Output, P.Failure>>.fromOpaque(box)
+            ._withUnsafeGuaranteedRef { $0.valueAtHand?($0) }
     case .anyPublisherGivenFailure:
-        let erased = unsafeDowncast(box, to: ErasedPublisherBox<P.Output, Never>.self)
-        return erased.valueAtHand?(erased)
+        return Unmanaged<ErasedPublisherBox<P.Output, Never>>.fromOpaque(box)
+            ._withUnsafeGuaranteedRef { $0.valueAtHand?($0) }
     }
 }
