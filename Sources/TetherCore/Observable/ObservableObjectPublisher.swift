@@ -71,7 +71,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// nothing, and each is called where it is in that copy, which keeps it alive.
     @inlinable
     public func send() {
-        hub.receivers.withLock { $0 }.offer(())
+        hub.receivers.withLock { SubjectReceivers(copying: $0) }.offer(())
     }
 
     /// Attaches a sink made by `sink` as one object (see ``SubjectSink``): its demand is

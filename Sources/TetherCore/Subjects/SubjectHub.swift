@@ -98,6 +98,17 @@ package struct SubjectReceivers<Output, Failure: Error>: Sequence {
     @inlinable
     package init() {}
 
+    /// A copy of `other`, field by field: how a list kept on its own in a lock is copied out of
+    /// it. Returned whole from the lock's closure (`withLock { $0 }`), `objectWillChange`'s list
+    /// was copied and destroyed through the run time's value witnesses, about 350 instructions a
+    /// send where this is a load and a retain (see Docs/FastWithoutTheSpecialiser.md, "Copies the
+    /// compiler makes through value witnesses").
+    @inlinable
+    package init(copying other: SubjectReceivers) {
+        single = other.single
+        many = other.many
+    }
+
     @inlinable
     package mutating func append(_ entry: consuming SubjectEntry<Output, Failure>) {
         if let lone = single {
