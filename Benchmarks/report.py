@@ -61,6 +61,7 @@ SCENARIOS = [
     ("App: 12 erased stages, subscribe+cancel in a Set", "app"),
     ("App: @Published.map.removeDuplicates, erased, set", "app"),
     ("App: @Published property, sink, set", "app"),
+    ("App: @Published struct, 2 views map(keyPath).removeDuplicates, set", "app"),
     ("App: erased subject, sink, send", "app"),
     ("App: ObservableObject, objectWillChange and $property sinks, set", "app"),
     ("App: ObservableObject made, both sinks, set, released", "app"),

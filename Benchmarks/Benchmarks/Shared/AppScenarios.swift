@@ -100,6 +100,27 @@ func levelChanges(_ settings: Settings) -> AnyPublisher<Int, Never> {
     settings.$level.map { $0 / 2 }.removeDuplicates().eraseToAnyPublisher()
 }
 
+/// A screen's state as one value, as a store keeps it; each view reads its own fields.
+struct ScreenState {
+    var title = ""
+    var isLoading = false
+    var count = 0
+}
+
+final class Store {
+    @Published var state = ScreenState()
+}
+
+@inline(never)
+func titles(of store: Store) -> AnyPublisher<String, Never> {
+    store.$state.map(\.title).removeDuplicates().eraseToAnyPublisher()
+}
+
+@inline(never)
+func loading(of store: Store) -> AnyPublisher<Bool, Never> {
+    store.$state.map(\.isLoading).removeDuplicates().eraseToAnyPublisher()
+}
+
 #if TETHER
 /// `levels` nested `combineLatest`s, each erased: a form whose every field is derived from the
 /// previous one and a setting of its own (which does not change while values are sent).
@@ -259,6 +280,24 @@ func registerAppScenarios() {
         for value in benchmark.scaledIterations { settings.level = value }
         benchmark.stopMeasurement()
         cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // A store's state, one struct, set while two views each read a field of it by key path and
+    // skip repeats: per change.
+    Catalog.appPublishedState.register { benchmark in
+        let store = Store()
+        let tally = Tally()
+        let title = titles(of: store).sink { tally.sum &+= $0.utf8.count }
+        let spinner = loading(of: store).sink { tally.sum &+= $0 ? 1 : 0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            store.state = ScreenState(
+                title: value & 2 == 0 ? "ready" : "loading", isLoading: value & 1 == 0, count: value)
+        }
+        benchmark.stopMeasurement()
+        title.cancel()
+        spinner.cancel()
         blackHole(tally.sum)
     }
 

@@ -100,6 +100,8 @@ enum Catalog {
         name: "App: 12 erased stages, subscribe+cancel in a Set", operations: 1_000)
     static let appPublished = Scenario(name: "App: @Published.map.removeDuplicates, erased, set", operations: 1_000)
     static let appPublishedSink = Scenario(name: "App: @Published property, sink, set", operations: 1_000)
+    static let appPublishedState = Scenario(
+        name: "App: @Published struct, 2 views map(keyPath).removeDuplicates, set", operations: 1_000)
     static let appErasedSubjectSink = Scenario(name: "App: erased subject, sink, send", operations: 1_000)
     static let appModelSet = Scenario(
         name: "App: ObservableObject, objectWillChange and $property sinks, set", operations: 1_000)

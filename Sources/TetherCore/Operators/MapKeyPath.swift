@@ -41,13 +41,13 @@ extension Publishers.MapKeyPath {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
-        @usableFromInline let keyPath: KeyPath<Upstream.Output, Output>
+        @usableFromInline let reader: KeyPathReader<Upstream.Output, Output>
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
         init(downstream: Downstream, keyPath: KeyPath<Upstream.Output, Output>) {
             self.downstream = downstream
-            self.keyPath = keyPath
+            reader = KeyPathReader(keyPath)
         }
 
         @inlinable
@@ -57,7 +57,7 @@ extension Publishers.MapKeyPath {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(input[keyPath: keyPath])
+            downstream.receive(reader.read(input))
         }
 
         @inlinable
@@ -66,7 +66,7 @@ extension Publishers.MapKeyPath {
         }
 
         @usableFromInline var description: String { "ValueForKey" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["keyPath": keyPath]) }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["keyPath": reader.keyPath]) }
         @usableFromInline var playgroundDescription: Any { description }
     }
 }

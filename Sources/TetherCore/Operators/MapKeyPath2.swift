@@ -52,8 +52,8 @@ extension Publishers.MapKeyPath2 {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
-        @usableFromInline let keyPath0: KeyPath<Upstream.Output, Output0>
-        @usableFromInline let keyPath1: KeyPath<Upstream.Output, Output1>
+        @usableFromInline let reader0: KeyPathReader<Upstream.Output, Output0>
+        @usableFromInline let reader1: KeyPathReader<Upstream.Output, Output1>
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
@@ -63,8 +63,8 @@ extension Publishers.MapKeyPath2 {
             keyPath1: KeyPath<Upstream.Output, Output1>
         ) {
             self.downstream = downstream
-            self.keyPath0 = keyPath0
-            self.keyPath1 = keyPath1
+            reader0 = KeyPathReader(keyPath0)
+            reader1 = KeyPathReader(keyPath1)
         }
 
         @inlinable
@@ -74,7 +74,7 @@ extension Publishers.MapKeyPath2 {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1]))
+            downstream.receive((reader0.read(input), reader1.read(input)))
         }
 
         @inlinable
@@ -85,7 +85,7 @@ extension Publishers.MapKeyPath2 {
         @usableFromInline var description: String { "ValueForKeys" }
 
         @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["keyPath0": keyPath0, "keyPath1": keyPath1])
+            Mirror(self, children: ["keyPath0": reader0.keyPath, "keyPath1": reader1.keyPath])
         }
 
         @usableFromInline var playgroundDescription: Any { description }

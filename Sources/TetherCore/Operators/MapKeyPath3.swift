@@ -61,9 +61,9 @@ extension Publishers.MapKeyPath3 {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
-        @usableFromInline let keyPath0: KeyPath<Upstream.Output, Output0>
-        @usableFromInline let keyPath1: KeyPath<Upstream.Output, Output1>
-        @usableFromInline let keyPath2: KeyPath<Upstream.Output, Output2>
+        @usableFromInline let reader0: KeyPathReader<Upstream.Output, Output0>
+        @usableFromInline let reader1: KeyPathReader<Upstream.Output, Output1>
+        @usableFromInline let reader2: KeyPathReader<Upstream.Output, Output2>
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
@@ -74,9 +74,9 @@ extension Publishers.MapKeyPath3 {
             keyPath2: KeyPath<Upstream.Output, Output2>
         ) {
             self.downstream = downstream
-            self.keyPath0 = keyPath0
-            self.keyPath1 = keyPath1
-            self.keyPath2 = keyPath2
+            reader0 = KeyPathReader(keyPath0)
+            reader1 = KeyPathReader(keyPath1)
+            reader2 = KeyPathReader(keyPath2)
         }
 
         @inlinable
@@ -86,7 +86,7 @@ extension Publishers.MapKeyPath3 {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
+            downstream.receive((reader0.read(input), reader1.read(input), reader2.read(input)))
         }
 
         @inlinable
@@ -97,7 +97,8 @@ extension Publishers.MapKeyPath3 {
         @usableFromInline var description: String { "ValueForKeys" }
 
         @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["keyPath0": keyPath0, "keyPath1": keyPath1, "keyPath2": keyPath2])
+            Mirror(
+                self, children: ["keyPath0": reader0.keyPath, "keyPath1": reader1.keyPath, "keyPath2": reader2.keyPath])
         }
 
         @usableFromInline var playgroundDescription: Any { description }
