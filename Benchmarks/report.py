@@ -57,6 +57,7 @@ SCENARIOS = [
     ("App: subject, 12 stages each erased, send", "app"),
     ("App: Sequence, 12 stages, erased, per element", "app"),
     ("App: zip of two erased subjects, send pair", "app"),
+    ("App: erased subject, map, share(), 3 sinks, send", "app"),
     ("App: erased subject, flatMap to erased Just, send", "app"),
     ("App: 12 erased stages, subscribe+cancel in a Set", "app"),
     ("App: @Published.map.removeDuplicates, erased, set", "app"),

@@ -84,6 +84,13 @@ func pairs(_ a: AnyPublisher<Int, Never>, _ b: AnyPublisher<Int, Never>) -> AnyP
     a.zip(b).map { $0 &+ $1 }.eraseToAnyPublisher()
 }
 
+/// One feed that several screens watch: computed once per value, `share()`d, erased at the
+/// boundary.
+@inline(never)
+func sharedFeed(_ input: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
+    input.map { $0 &* 2 }.share().eraseToAnyPublisher()
+}
+
 final class Settings {
     @Published var level = 0
 }
@@ -280,6 +287,19 @@ func registerAppScenarios() {
         for value in benchmark.scaledIterations { settings.level = value }
         benchmark.stopMeasurement()
         cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // A shared feed watched by three sinks: per send (three deliveries).
+    Catalog.appShared.register { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let feed = sharedFeed(subject.eraseToAnyPublisher())
+        let sinks = (0..<3).map { _ in feed.sink { tally.sum &+= $0 } }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        for sink in sinks { sink.cancel() }
         blackHole(tally.sum)
     }
 

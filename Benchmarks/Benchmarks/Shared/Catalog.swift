@@ -94,6 +94,7 @@ enum Catalog {
     static let appSequenceErased12 = Scenario(
         name: "App: Sequence, 12 stages, erased, per element", operations: 1_000)
     static let appZipErased = Scenario(name: "App: zip of two erased subjects, send pair", operations: 1_000)
+    static let appShared = Scenario(name: "App: erased subject, map, share(), 3 sinks, send", operations: 1_000)
     static let appFlatMapErased = Scenario(
         name: "App: erased subject, flatMap to erased Just, send", operations: 1_000)
     static let appSubscribeCancelErased12 = Scenario(

@@ -27,7 +27,8 @@ where Machine.Slots.Output == Downstream.Input {
     package var downstream: Downstream?
 
     /// The subscriber again, kept for the subscription's whole life when the family holds it so
-    /// (``CombiningState/holdsSubscriberForLife``); `downstream` still says who is delivered to.
+    /// (``CombiningState/holdsSubscriberForLife``); `downstream` still says whether it is delivered
+    /// to, and the drainer delivers values through this `let`, which costs no copy.
     @usableFromInline
     internal let heldSubscriber: Downstream?
 
@@ -126,7 +127,12 @@ where Machine.Slots.Output == Downstream.Input {
                 downstream = nil
                 return .none
             case .deliver(let output):
-                let more = downstream?.receive(output) ?? .none
+                // A drainer's `downstream` is set (only the drainer lets go of it meanwhile). Where the
+                // family keeps the same subscriber in a `let`, it is called there: read from the
+                // `var`, it is copied, a retain and a release of each reference it holds, per value.
+                let more =
+                    Machine.holdsSubscriberForLife
+                    ? heldSubscriber.unsafelyUnwrapped.receive(output) : downstream?.receive(output) ?? .none
                 guard let next = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) else { return .none }
                 outcome = next
             case .complete(let completion):

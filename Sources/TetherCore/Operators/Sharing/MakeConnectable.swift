@@ -43,6 +43,7 @@ extension Publishers {
         /// Subscribes the shared subject to the upstream publisher.
         /// - Returns: A cancellable that cancels the upstream subscription; deallocating it
         ///   cancels too.
+        @inlinable
         public func connect() -> any Cancellable {
             inner.connect()
         }

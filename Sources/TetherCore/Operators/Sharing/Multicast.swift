@@ -88,8 +88,12 @@ extension Publishers {
         }
 
         /// Subscribes the subject to the upstream publisher.
+        ///
+        /// Inlinable, as every call that subscribes an upstream is, so that the values it
+        /// delivers run through code specialised where the types are known.
         /// - Returns: A cancellable that cancels the upstream subscription; deallocating it
         ///   cancels too, so keep it for as long as the connection should last.
+        @inlinable
         public func connect() -> any Cancellable {
             upstream.subscribe(subject)
         }
