@@ -141,15 +141,16 @@ extension CombiningState {
     }
 
     fileprivate mutating func request(_ more: Subscribers.Demand) -> (calls: String, step: DrainStep) {
-        combiningCalls(request(more) as CombiningOutcome<Slots.Output>)
+        combiningCalls(request(more) as CombiningHandout<Slots.Output>)
     }
 
     fileprivate mutating func delivered(_ more: Subscribers.Demand) -> (calls: String, step: DrainStep) {
-        combiningCalls(delivered(more) as CombiningOutcome<Slots.Output>)
+        combiningCalls(delivered(more) as CombiningHandout<Slots.Output>)
     }
 
     /// The outcome's calls (empty when it asks for none) and step.
-    fileprivate func combiningCalls(_ outcome: CombiningOutcome<Slots.Output>) -> (calls: String, step: DrainStep) {
+    fileprivate func combiningCalls(_ handout: CombiningHandout<Slots.Output>) -> (calls: String, step: DrainStep) {
+        let outcome = handout.outcome
         var calls = ""
         if let request = outcome.request { calls += "request \(request.count) of \(outcome.demand) " }
         if let cancel = outcome.cancel { calls += "cancel \(cancel.count)" }

@@ -3,8 +3,8 @@
 /// arity, over upstreams indexed by position.
 ///
 /// It keeps the latest value of each upstream, typed, in its ``LatestSlot``; a full set of slots
-/// is read as the output. Each mutating method returns an ``Outcome`` that the caller performs
-/// once the lock is released.
+/// is read as the output. Each mutating method returns a ``CombiningHandout`` (an outcome, and the
+/// output it delivers) that the caller performs once the lock is released.
 ///
 /// Demand follows Combine: every request from the downstream (and demand it returns from
 /// `receive(_:)`) is forwarded to every upstream, and an upstream that subscribes late is asked
@@ -15,8 +15,8 @@
 /// drainer, calls the downstream at a time.
 @usableFromInline
 package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
-    @usableFromInline package typealias Outcome = CombiningOutcome<Slots.Output>
-    @usableFromInline package typealias Step = CombiningStep<Slots.Output>
+    @usableFromInline package typealias Outcome = CombiningOutcome
+    @usableFromInline package typealias Handout = CombiningHandout<Slots.Output>
 
     /// "CombineLatest", as its subscriptions describe themselves.
     @usableFromInline package static var name: StaticString { "CombineLatest" }
@@ -50,32 +50,32 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
 
     /// Upstream `index` sent a value.
     @inlinable
-    package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Outcome {
-        guard accepts(index, value: true) else { return Outcome() }
+    package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
+        guard accepts(index, value: true) else { return (Outcome(), nil) }
         put(&slots)
         if upstreams[index].held == 0 {
             upstreams[index].held = 1
             missing -= 1
         }
-        guard missing == 0 else { return Outcome() }
+        guard missing == 0 else { return (Outcome(), nil) }
         guard demand > 0 else {
             stale = true
-            return Outcome()
+            return (Outcome(), nil)
         }
         demand -= 1
         stale = false
         if draining {
             queue.append(slots.emit())
-            return Outcome()
+            return (Outcome(), nil)
         }
         draining = true
-        return Outcome(step: .deliver(slots.emit()))
+        return (Outcome(step: .deliver), slots.emit())
     }
 
     /// Upstream `index` completed.
     @inlinable
-    package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
-        guard accepts(index, value: false) else { return Outcome() }
+    package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Handout {
+        guard accepts(index, value: false) else { return (Outcome(), nil) }
         forget(index)
         var outcome = Outcome()
         if case .failure = completion {
@@ -86,17 +86,17 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
         } else {
             for upstream in upstreams {
                 if case .done = upstream.status { continue }
-                return outcome
+                return (outcome, nil)
             }
         }
         if draining || !queue.isEmpty || stale {
             phase = .completing(completion)
-            return outcome
+            return (outcome, nil)
         }
         draining = true
         phase = .over
         outcome.step = .complete(completion)
-        return outcome
+        return (outcome, nil)
     }
 
     /// A combination waits for the drainer, or the held one can go.
@@ -105,21 +105,21 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
 
     /// The next output, if demand allows, else the completion once nothing is left to send.
     @inlinable
-    package mutating func next(_ outcome: inout Outcome) -> Step {
+    package mutating func next(_ outcome: inout Outcome) -> (CombiningStep, Slots.Output?) {
         if let combination = queue.popFirst() {
-            return .deliver(combination)
+            return (.deliver, combination)
         }
         if stale, demand > 0 {
             demand -= 1
             stale = false
-            return .deliver(slots.emit())
+            return (.deliver, slots.emit())
         }
         if case .completing(let completion) = phase, !stale {
             phase = .over
             slots.removeAll()
-            return .complete(completion)
+            return (.complete(completion), nil)
         }
-        return .idle
+        return (.idle, nil)
     }
 
     @inlinable

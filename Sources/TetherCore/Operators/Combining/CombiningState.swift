@@ -41,17 +41,18 @@ package protocol CombiningState {
 
     /// Upstream `index` sent a value; `put` stores it in the slots, and is called at most once
     /// (not at all when the value is dropped).
-    mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> CombiningOutcome<Slots.Output>
+    mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> CombiningHandout<Slots.Output>
 
     mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>)
-        -> CombiningOutcome<Slots.Output>
+        -> CombiningHandout<Slots.Output>
 
     /// An output can go downstream now (a zip's tuple is ready; a combination is, and demand
     /// allows).
     var ready: Bool { get }
 
-    /// The next output, if one is ready, or the completion once it is due; `.idle` otherwise.
-    mutating func next(_ outcome: inout CombiningOutcome<Slots.Output>) -> CombiningStep<Slots.Output>
+    /// The next output, if one is ready (`.deliver`, with the output), or the completion once it
+    /// is due; `.idle` otherwise.
+    mutating func next(_ outcome: inout CombiningOutcome) -> (CombiningStep, Slots.Output?)
 
     /// Lets go of every value held: the stream is over.
     mutating func dropValues()
@@ -68,20 +69,30 @@ package enum CombiningPhase {
 
 /// What a zip's or combine-latest's drainer does next.
 @usableFromInline
-package enum CombiningStep<Output> {
+package enum CombiningStep {
     /// Stop draining (or, for a caller that is not draining, nothing to deliver).
     case idle
     /// Stop draining and let go of the downstream: the stream was cancelled meanwhile.
     case release
-    /// Deliver this output.
-    case deliver(Output)
+    /// Deliver the output handed out with this step (see ``CombiningHandout``).
+    case deliver
     /// Complete the downstream and let go of it.
     case complete(Subscribers.Completion<any Error>)
 }
 
+/// An outcome and the output its `.deliver` step names (`nil` for any other step): what every
+/// event of a zip's or combine-latest's state machine returns.
+///
+/// The output travels beside the outcome rather than in its step so that neither the outcome nor
+/// the step is generic. A generic outcome, made and dropped for every value, was destroyed
+/// through the run time's value witnesses, which look its type up by name and compute its layout
+/// (Docs/FastWithoutTheSpecialiser.md, "Copies the compiler makes through value witnesses").
+@usableFromInline
+package typealias CombiningHandout<Output> = (outcome: CombiningOutcome, output: Output?)
+
 /// Calls to make outside the lock, then the next step.
 @usableFromInline
-package struct CombiningOutcome<Output> {
+package struct CombiningOutcome {
     /// Upstreams to ask for ``demand``. This and ``cancel`` are `nil` rather than empty when
     /// there are none, as in most outcomes: an empty array still costs a retain and a release
     /// wherever an outcome is copied.
@@ -94,10 +105,10 @@ package struct CombiningOutcome<Output> {
     @usableFromInline package var returned = Subscribers.Demand.none
     /// Upstreams to cancel.
     @usableFromInline package var cancel: [any Subscription]?
-    @usableFromInline package var step = CombiningStep<Output>.idle
+    @usableFromInline package var step = CombiningStep.idle
 
     @inlinable
-    package init(step: CombiningStep<Output> = .idle) {
+    package init(step: CombiningStep = .idle) {
         self.step = step
     }
 }
@@ -115,35 +126,37 @@ extension CombiningState {
 
     /// The downstream asked for more (never `.none`: the storage traps on that first).
     @inlinable
-    package mutating func request(_ more: Subscribers.Demand) -> CombiningOutcome<Slots.Output> {
-        if case .over = phase { return CombiningOutcome() }
-        var outcome = CombiningOutcome<Slots.Output>()
+    package mutating func request(_ more: Subscribers.Demand) -> CombiningHandout<Slots.Output> {
+        if case .over = phase { return (CombiningOutcome(), nil) }
+        var outcome = CombiningOutcome()
         if more > 0 { add(more, to: &outcome) }
-        guard !draining else { return outcome }
-        outcome.step = next(&outcome)
-        switch outcome.step {
+        guard !draining else { return (outcome, nil) }
+        let (step, output) = next(&outcome)
+        outcome.step = step
+        switch step {
         case .deliver, .complete:
             draining = true
         case .idle, .release:
             break
         }
-        return outcome
+        return (outcome, output)
     }
 
     /// The drainer's call into the downstream returned `more`: what it does next.
     @inlinable
-    package mutating func delivered(_ more: Subscribers.Demand) -> CombiningOutcome<Slots.Output> {
+    package mutating func delivered(_ more: Subscribers.Demand) -> CombiningHandout<Slots.Output> {
         precondition(draining, "\(Self.name): only the drainer may report a delivery")
         if case .over = phase {
             draining = false
             sender = nil
             owed = .none
-            return CombiningOutcome(step: .release)
+            return (CombiningOutcome(step: .release), nil)
         }
-        var outcome = CombiningOutcome<Slots.Output>()
+        var outcome = CombiningOutcome()
         if more > 0 { add(more, to: &outcome) }
-        outcome.step = next(&outcome)
-        switch outcome.step {
+        let (step, output) = next(&outcome)
+        outcome.step = step
+        switch step {
         case .deliver:
             break
         case .complete:
@@ -155,7 +168,7 @@ extension CombiningState {
             outcome.returned = owed
             owed = .none
         }
-        return outcome
+        return (outcome, output)
     }
 
     /// The drainer's call into the downstream returned `more`: whether that ends its turn, with
@@ -191,7 +204,7 @@ extension CombiningState {
     /// Counts `more` demand (more than none) and forwards it to every live upstream, but the
     /// ``sender``, which is owed it instead.
     @inlinable
-    package mutating func add(_ more: Subscribers.Demand, to outcome: inout CombiningOutcome<Slots.Output>) {
+    package mutating func add(_ more: Subscribers.Demand, to outcome: inout CombiningOutcome) {
         demand += more
         forwarded += more
         guard case .running = phase else { return }

@@ -76,10 +76,10 @@ where Machine.Slots.Output == Downstream.Input {
     package func receive<Input>(_ index: Int, _ input: Input, _ put: (inout Slots, Input) -> Void)
         -> Subscribers.Demand
     {
-        let outcome = machine.withLock { $0.receive(index) { put(&$0, input) } }
+        let (outcome, output) = machine.withLock { $0.receive(index) { put(&$0, input) } }
         // Most values only wait for their partners: nothing to perform.
         if case .idle = outcome.step, outcome.request == nil, outcome.cancel == nil { return .none }
-        return perform(consume outcome)
+        return perform(outcome, output)
     }
 
     @inlinable
@@ -110,12 +110,24 @@ where Machine.Slots.Output == Downstream.Input {
         for subscription in upstreams { subscription.cancel() }
     }
 
-    /// Makes the outcome's calls, then runs the steps as the drainer until the machine goes idle.
+    /// Makes the outcome's calls, then runs the steps as the drainer until the machine goes idle
+    /// (a `.deliver` step's output is the one handed out with it).
     /// - Returns: The demand owed to the upstream whose `receive(_:)` this runs in (see
     ///   ``CombiningState/sender``).
     @inlinable
     @discardableResult
-    package func perform(_ outcome: consuming CombiningOutcome<Downstream.Input>) -> Subscribers.Demand {
+    package func perform(_ handout: CombiningHandout<Downstream.Input>) -> Subscribers.Demand {
+        perform(handout.outcome, handout.output)
+    }
+
+    /// ``perform(_:)`` with the outcome and its output apart, as the usual path has them.
+    @inlinable
+    @discardableResult
+    package func perform(
+        _ first: consuming CombiningOutcome, _ firstOutput: consuming Downstream.Input?
+    ) -> Subscribers.Demand {
+        var outcome = first
+        var output = firstOutput
         while true {
             if outcome.request != nil || outcome.cancel != nil {
                 call(outcome)
@@ -126,15 +138,18 @@ where Machine.Slots.Output == Downstream.Input {
             case .release:
                 downstream = nil
                 return .none
-            case .deliver(let output):
+            case .deliver:
+                let value = output.take().unsafelyUnwrapped
                 // A drainer's `downstream` is set (only the drainer lets go of it meanwhile). Where the
                 // family keeps the same subscriber in a `let`, it is called there: read from the
                 // `var`, it is copied, a retain and a release of each reference it holds, per value.
                 let more =
                     Machine.holdsSubscriberForLife
-                    ? heldSubscriber.unsafelyUnwrapped.receive(output) : downstream?.receive(output) ?? .none
-                guard let next = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) else { return .none }
-                outcome = next
+                    ? heldSubscriber.unsafelyUnwrapped.receive(value) : downstream?.receive(value) ?? .none
+                // Settled: the turn is over with nothing to do, which an idle outcome says.
+                (outcome, output) = machine.withLock {
+                    $0.settle(more) ? (CombiningOutcome(), nil) : $0.delivered(more)
+                }
             case .complete(let completion):
                 let released = downstream
                 downstream = nil
@@ -147,7 +162,7 @@ where Machine.Slots.Output == Downstream.Input {
     /// Cancels and asks the upstreams an outcome names, apart from the usual path, which has none.
     @inlinable
     @inline(never)
-    package func call(_ outcome: borrowing CombiningOutcome<Downstream.Input>) {
+    package func call(_ outcome: borrowing CombiningOutcome) {
         if let cancel = outcome.cancel {
             for subscription in cancel { subscription.cancel() }
         }

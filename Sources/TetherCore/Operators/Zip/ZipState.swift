@@ -3,8 +3,8 @@
 ///
 /// Each upstream's unpaired values wait, typed, in its ``ZipSlot``; the machine counts them.
 /// Whenever every upstream has a value waiting and the downstream has demand, the oldest value
-/// of each is taken, in order, as the output. Each mutating method returns an ``Outcome`` that
-/// the caller performs once the lock is released.
+/// of each is taken, in order, as the output. Each mutating method returns a ``CombiningHandout``
+/// (an outcome, and the output it delivers) that the caller performs once the lock is released.
 ///
 /// Demand follows Combine: every request from the downstream (and demand it returns from
 /// `receive(_:)`) is forwarded to every upstream, and an upstream that subscribes late is asked
@@ -18,8 +18,8 @@
 /// drainer, calls the downstream at a time.
 @usableFromInline
 package struct ZipState<Slots: CombiningSlots>: CombiningState {
-    @usableFromInline package typealias Outcome = CombiningOutcome<Slots.Output>
-    @usableFromInline package typealias Step = CombiningStep<Slots.Output>
+    @usableFromInline package typealias Outcome = CombiningOutcome
+    @usableFromInline package typealias Handout = CombiningHandout<Slots.Output>
 
     /// "Zip", as its subscriptions describe themselves.
     @usableFromInline static package var name: StaticString { "Zip" }
@@ -48,39 +48,39 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
 
     /// Upstream `index` sent a value.
     @inlinable
-    package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Outcome {
-        guard accepts(index, value: true) else { return Outcome() }
+    package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
+        guard accepts(index, value: true) else { return (Outcome(), nil) }
         put(&slots)
         upstreams[index].held += 1
         if upstreams[index].held == 1 { empty -= 1 }
         // It waits for its partners, or for the thread delivering to pair it.
-        guard ready, !draining else { return Outcome() }
+        guard ready, !draining else { return (Outcome(), nil) }
         draining = true
         sender = index
-        var outcome = Outcome()
-        outcome.step = take(&outcome)
-        return outcome
+        var outcome = Outcome(step: .deliver)
+        let tuple = take(&outcome)
+        return (outcome, tuple)
     }
 
     /// Upstream `index` completed.
     @inlinable
-    package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
-        guard accepts(index, value: false) else { return Outcome() }
+    package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Handout {
+        guard accepts(index, value: false) else { return (Outcome(), nil) }
         // As in Combine, a failing upstream is cancelled with the others (`end` cancels every
         // live subscription); a finished one is simply let go of.
         if case .finished = completion { forget(index) }
         upstreams[index].finished = true
         if case .finished = completion, upstreams[index].held > 0 {
             // Its queued values may still complete tuples.
-            return Outcome()
+            return (Outcome(), nil)
         }
         var outcome = Outcome()
         end(completion, &outcome)
-        if !draining {
-            draining = true
-            outcome.step = next(&outcome)
-        }
-        return outcome
+        guard !draining else { return (outcome, nil) }
+        draining = true
+        let (step, output) = next(&outcome)
+        outcome.step = step
+        return (outcome, output)
     }
 
     /// Decides the completion: no further tuple can be made. Cancels the live upstreams.
@@ -97,24 +97,24 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
 
     /// The next tuple, else the completion once it is decided.
     @inlinable
-    package mutating func next(_ outcome: inout Outcome) -> Step {
+    package mutating func next(_ outcome: inout Outcome) -> (CombiningStep, Slots.Output?) {
         switch phase {
         case .over:
-            return .idle
+            return (.idle, nil)
         case .completing(let completion):
             phase = .over
-            return .complete(completion)
+            return (.complete(completion), nil)
         case .running:
             break
         }
-        guard ready else { return .idle }
-        return take(&outcome)
+        guard ready else { return (.idle, nil) }
+        return (.deliver, take(&outcome))
     }
 
     /// The oldest value of every upstream, as a tuple: the stream is running and a tuple is
     /// ready.
     @inlinable
-    package mutating func take(_ outcome: inout Outcome) -> Step {
+    package mutating func take(_ outcome: inout Outcome) -> Slots.Output {
         if demand > 0 { demand -= 1 }
         let tuple = slots.emit()
         var exhausted = false
@@ -129,7 +129,7 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
             // The completion follows this tuple, once the downstream has it.
             end(.finished, &outcome)
         }
-        return .deliver(tuple)
+        return tuple
     }
 
     @inlinable

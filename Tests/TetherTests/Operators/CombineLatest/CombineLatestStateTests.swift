@@ -8,8 +8,8 @@ final class CombineLatestStateTests: TetherTestCase {
 
     private func started(_ upstreams: Int, demand: Subscribers.Demand) -> Machine {
         var machine = Machine(upstreams: upstreams)
-        if demand > 0 { _ = machine.request(demand) }
-        XCTAssertIdle(machine.delivered(.none).step)
+        if demand > 0 { _ = machine.requested(demand) }
+        XCTAssertIdle(machine.afterDelivery(.none).step)
         for index in 0..<upstreams {
             XCTAssertEqual(machine.attach(index, RecordingSubscription()), demand, "late subscribers get the total")
         }
@@ -31,33 +31,33 @@ final class CombineLatestStateTests: TetherTestCase {
         guard case .deliver = machine.receive(1, 1) else { return XCTFail("expected a combination") }
         XCTAssertIdle(machine.receive(0, 2))
         XCTAssertIdle(machine.receive(1, 3))
-        guard case .deliver(let first) = machine.delivered(.none).step,
-            case .deliver(let second) = machine.delivered(.none).step
+        guard case .deliver(let first) = machine.afterDelivery(.none).step,
+            case .deliver(let second) = machine.afterDelivery(.none).step
         else { return XCTFail("expected the queued combinations") }
         XCTAssertEqual(first, [2, 1])
         XCTAssertEqual(second, [2, 3])
-        XCTAssertIdle(machine.delivered(.none).step)
+        XCTAssertIdle(machine.afterDelivery(.none).step)
     }
 
     func testWithoutDemandTheLatestCombinationWaitsAndTheCompletionWaitsBehindIt() {
         var machine = started(2, demand: .max(1))
         _ = machine.receive(0, 1)
         guard case .deliver = machine.receive(1, 1) else { return XCTFail("expected a combination") }
-        XCTAssertIdle(machine.delivered(.none).step)
+        XCTAssertIdle(machine.afterDelivery(.none).step)
         XCTAssertIdle(machine.receive(0, 2))
         XCTAssertIdle(machine.receive(0, 5))
-        XCTAssertIdle(machine.complete(0, .finished).step)
-        XCTAssertIdle(machine.complete(1, .finished).step)
-        let outcome = machine.request(.max(1))
+        XCTAssertIdle(machine.completed(0, .finished).step)
+        XCTAssertIdle(machine.completed(1, .finished).step)
+        let outcome = machine.requested(.max(1))
         XCTAssertNil(outcome.request, "finished upstreams are not asked")
         guard case .deliver(let values) = outcome.step else { return XCTFail("expected the held combination") }
         XCTAssertEqual(values, [5, 1])
-        guard case .complete(.finished) = machine.delivered(.none).step else { return XCTFail("expected the end") }
+        guard case .complete(.finished) = machine.afterDelivery(.none).step else { return XCTFail("expected the end") }
     }
 
     func testFailureCancelsTheOthersAndCompletesAtOnce() {
         var machine = started(3, demand: .unlimited)
-        let outcome = machine.complete(1, .failure(TestError()))
+        let outcome = machine.completed(1, .failure(TestError()))
         XCTAssertEqual(outcome.cancel?.count, 2)
         guard case .complete(.failure) = outcome.step else { return XCTFail("expected the failure") }
         XCTAssertIdle(machine.receive(0, 1))
@@ -68,7 +68,7 @@ final class CombineLatestStateTests: TetherTestCase {
         var machine = started(2, demand: .max(1))
         _ = machine.receive(0, 1)
         _ = machine.receive(1, 1)
-        let outcome = machine.delivered(.max(2))
+        let outcome = machine.afterDelivery(.max(2))
         XCTAssertEqual(outcome.request?.count, 2)
         XCTAssertEqual(outcome.demand, .max(2))
         XCTAssertEqual(machine.forwarded, .max(3))
@@ -80,13 +80,13 @@ final class CombineLatestStateTests: TetherTestCase {
         guard case .deliver = machine.receive(1, 1) else { return XCTFail("expected a combination") }
         XCTAssertIdle(machine.receive(0, 2))
         XCTAssertFalse(machine.settle(.none), "a combination is queued for the drainer")
-        guard case .deliver(let values) = machine.delivered(.none).step else { return XCTFail("expected it") }
+        guard case .deliver(let values) = machine.afterDelivery(.none).step else { return XCTFail("expected it") }
         XCTAssertEqual(values, [2, 1])
         XCTAssertTrue(machine.settle(.none))
         XCTAssertFalse(machine.draining)
         XCTAssertIdle(machine.receive(1, 3))
         XCTAssertTrue(machine.stale, "no demand: the latest combination waits")
-        XCTAssertEqual(machine.request(.max(1)).step.values, [2, 3])
+        XCTAssertEqual(machine.requested(.max(1)).step.values, [2, 3])
         XCTAssertFalse(machine.settle(.max(1)), "demand to forward")
     }
 
@@ -95,25 +95,17 @@ final class CombineLatestStateTests: TetherTestCase {
         _ = machine.receive(0, 1)
         _ = machine.receive(1, 1)
         XCTAssertFalse(machine.cancel().release)
-        guard case .release = machine.delivered(.none).step else { return XCTFail("the drainer lets go") }
+        guard case .release = machine.afterDelivery(.none).step else { return XCTFail("the drainer lets go") }
     }
 
-    private func XCTAssertIdle(_ step: Machine.Step, file: StaticString = #filePath, line: UInt = #line) {
+    private func XCTAssertIdle(_ step: SeenStep<[Int]>, file: StaticString = #filePath, line: UInt = #line) {
         guard case .idle = step else { return XCTFail("expected .idle, got \(step)", file: file, line: line) }
-    }
-}
-
-extension CombiningStep {
-    /// The output this step delivers, if it delivers one.
-    fileprivate var values: Output? {
-        guard case .deliver(let output) = self else { return nil }
-        return output
     }
 }
 
 extension CombineLatestState where Slots == CombiningSlotArray<LatestSlot<Int>> {
     /// Upstream `index` sent `value`, stored as its side stores it: what the caller does next.
-    fileprivate mutating func receive(_ index: Int, _ value: Int) -> Step {
-        receive(index) { $0.slots[index].put(value) }.step
+    fileprivate mutating func receive(_ index: Int, _ value: Int) -> SeenStep<[Int]> {
+        SeenOutcome(receive(index) { $0.slots[index].put(value) }).step
     }
 }
