@@ -59,6 +59,7 @@ SCENARIOS = [
     ("App: zip of two erased subjects, send pair", "app"),
     ("App: erased subject, map, share(), 3 sinks, send", "app"),
     ("App: erased subject, flatMap to erased Just, send", "app"),
+    ("App: erased subject, flatMap to a Future, send", "app"),
     ("App: 12 erased stages, subscribe+cancel in a Set", "app"),
     ("App: @Published.map.removeDuplicates, erased, set", "app"),
     ("App: @Published property, sink, set", "app"),

@@ -84,6 +84,17 @@ func pairs(_ a: AnyPublisher<Int, Never>, _ b: AnyPublisher<Int, Never>) -> AnyP
     a.zip(b).map { $0 &+ $1 }.eraseToAnyPublisher()
 }
 
+/// A callback-style lookup wrapped in a `Future`, as applications wrap completion handlers.
+@inline(never)
+func fetch(_ query: Int) -> Future<Int, Never> {
+    Future { promise in promise(.success(query &* 2)) }
+}
+
+@inline(never)
+func fetched(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
+    queries.flatMap { fetch($0) }.eraseToAnyPublisher()
+}
+
 /// One feed that several screens watch: computed once per value, `share()`d, erased at the
 /// boundary.
 @inline(never)
@@ -285,6 +296,19 @@ func registerAppScenarios() {
         let cancellable = settings.$level.sink { tally.sum &+= $0 }
         benchmark.startMeasurement()
         for value in benchmark.scaledIterations { settings.level = value }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // Each value looked up through a `Future`, flattened: per send (a future made, subscribed,
+    // fulfilled and delivered).
+    Catalog.appFlatMapFuture.register { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let cancellable = fetched(for: subject.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
         benchmark.stopMeasurement()
         cancellable.cancel()
         blackHole(tally.sum)

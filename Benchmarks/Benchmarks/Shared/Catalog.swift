@@ -97,6 +97,8 @@ enum Catalog {
     static let appShared = Scenario(name: "App: erased subject, map, share(), 3 sinks, send", operations: 1_000)
     static let appFlatMapErased = Scenario(
         name: "App: erased subject, flatMap to erased Just, send", operations: 1_000)
+    static let appFlatMapFuture = Scenario(
+        name: "App: erased subject, flatMap to a Future, send", operations: 1_000)
     static let appSubscribeCancelErased12 = Scenario(
         name: "App: 12 erased stages, subscribe+cancel in a Set", operations: 1_000)
     static let appPublished = Scenario(name: "App: @Published.map.removeDuplicates, erased, set", operations: 1_000)

@@ -19,27 +19,44 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// on another thread or in a `Task` can fulfil it.
     public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
-    private struct State {
+    @usableFromInline
+    internal struct State {
         /// `nil` until the promise is first called.
-        var outcome: Result<Output, Failure>?
+        @usableFromInline var outcome: Result<Output, Failure>?
         /// Subscriptions waiting for the outcome; emptied when it arrives.
-        var waiting: [any FutureConduit<Output, Failure>] = []
+        @usableFromInline var waiting: [any FutureConduit<Output, Failure>] = []
+
+        @inlinable
+        init() {}
     }
 
-    private let state = Locked(State())
+    /// Set in the initialiser rather than by a default value: a default is compiled into a
+    /// function of its own, unspecialised, which looked up the lock's generic types each time a
+    /// future was made.
+    @usableFromInline
+    internal let state: Locked<State>
 
     /// Creates a publisher that invokes a promise closure when the publisher emits an element.
     ///
     /// - Parameter attemptToFulfill: A closure, run immediately on the calling thread, that
     ///   receives the ``Promise`` to call with the outcome, now or later from any thread.
+    @inlinable
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
+        state = Locked(State())
         attemptToFulfill { [self] result in
             self.fulfil(result)
         }
     }
 
     /// Attaches `subscriber`; it receives the outcome as soon as it is known and demanded.
+    ///
+    /// Inlinable, with the subscription and its state, so that a future made where its types are
+    /// known (each inner of a `flatMap`, say) is subscribed and delivers through specialised code:
+    /// compiled here once, generically, subscribing and fulfilling one looked its generic types up
+    /// in the run time about a hundred times (45,000 instructions for each value of a
+    /// `flatMap { Future { … } }`).
     /// - Parameter subscriber: The subscriber to attach.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = Inner(downstream: subscriber, future: self)
         // Registering only after the subscriber has its subscription: an outcome arriving in
@@ -58,7 +75,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         }
     }
 
-    private func fulfil(_ result: Result<Output, Failure>) {
+    @inlinable
+    internal func fulfil(_ result: Result<Output, Failure>) {
         let waiting = state.withLock { state -> [any FutureConduit<Output, Failure>]? in
             guard state.outcome == nil else { return nil }
             state.outcome = result
@@ -71,7 +89,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         }
     }
 
-    fileprivate func remove(_ conduit: AnyObject) {
+    @inlinable
+    internal func remove(_ conduit: AnyObject) {
         let removed = state.withLock { state -> (any FutureConduit<Output, Failure>)? in
             guard let index = state.waiting.firstIndex(where: { $0 === conduit }) else { return nil }
             return state.waiting.remove(at: index)
@@ -85,16 +104,23 @@ extension Future {
     /// its ``FutureState`` decides under the lock; the delivery is made once the lock is released.
     ///
     /// `@unchecked Sendable`: its state lives under its lock and `cancelled` is atomic.
-    private final class Inner<Downstream: Subscriber>: FutureConduit, Subscription,
+    @usableFromInline
+    internal final class Inner<Downstream: Subscriber>: SubscriptionBase<FutureState<Downstream>>, FutureConduit,
+        Subscription,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        private let state: Locked<FutureState<Downstream>>
+        /// Guards `state`, which lives in the base class so that this class's `deinit` looks no
+        /// type up (see ``SubscriptionBase``).
+        @usableFromInline
+        internal let lock = Locked(())
 
         /// Set by `cancel`; checked between the value and the completion.
-        private let cancelled = Atomic<Bool>(false)
+        @usableFromInline
+        internal let cancelled = Atomic<Bool>(false)
 
+        @inlinable
         init(downstream: Downstream, future: Future) {
-            state = Locked(FutureState(downstream: downstream, future: future))
+            super.init(state: FutureState(downstream: downstream, future: future))
             Ledger.enter(self)
         }
 
@@ -102,31 +128,38 @@ extension Future {
             Ledger.leave(self)
         }
 
+        @inlinable
         var isReleased: Bool {
-            state.withLock { $0.isReleased }
+            lock.withLock { _ in state.isReleased }
         }
 
+        @inlinable
         func settle(_ outcome: Result<Output, Failure>) {
-            guard case .deliver(let downstream, let outcome) = state.withLock({ $0.settle(outcome) }) else { return }
+            guard case .deliver(let downstream, let outcome) = lock.withLock({ _ in state.settle(outcome) }) else {
+                return
+            }
             deliver(outcome, to: downstream)
-            state.withLock { $0.settledDelivered() }
+            lock.withLock { _ in state.settledDelivered() }
         }
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             precondition(
                 demand > 0, "Demand must not be zero: the Future subscription was asked for .none")
-            guard case .deliver(let downstream, let outcome) = state.withLock({ $0.request() }) else { return }
+            guard case .deliver(let downstream, let outcome) = lock.withLock({ _ in state.request() }) else { return }
             deliver(outcome, to: downstream)
         }
 
+        @inlinable
         func cancel() {
             cancelled.store(true, ordering: .releasing)
-            let (released, future) = state.withLock { $0.cancel() }
+            let (released, future) = lock.withLock { _ in state.cancel() }
             _ = released
             future?.remove(self)
         }
 
-        private func deliver(_ outcome: Result<Output, Failure>, to downstream: Downstream) {
+        @inlinable
+        internal func deliver(_ outcome: Result<Output, Failure>, to downstream: Downstream) {
             switch outcome {
             case .success(let value):
                 _ = downstream.receive(value)
@@ -139,12 +172,14 @@ extension Future {
             }
         }
 
+        @usableFromInline
         var description: String { "Future" }
 
         /// As Combine's: the future (as `parent` and again as `subject`), the subscriber until
         /// it is sent the outcome, and whether it has asked for anything.
+        @usableFromInline
         var customMirror: Mirror {
-            let (future, downstream, demanded) = state.withLock { ($0.future, $0.downstream, $0.demanded) }
+            let (future, downstream, demanded) = lock.withLock { _ in (state.future, state.downstream, state.demanded) }
             return Mirror(
                 self,
                 children: [
@@ -155,12 +190,14 @@ extension Future {
                 ])
         }
 
+        @usableFromInline
         var playgroundDescription: Any { description }
     }
 }
 
 /// What a future knows of each subscription waiting for its outcome.
-private protocol FutureConduit<Output, Failure>: AnyObject {
+@usableFromInline
+internal protocol FutureConduit<Output, Failure>: AnyObject {
     associatedtype Output
     associatedtype Failure: Error
 

@@ -6,11 +6,13 @@
 /// once, and the subscriber is let go with them.
 ///
 /// Generic only in what it holds: the downstream, and the outcome of its type.
+@usableFromInline
 internal struct FutureState<Downstream: Subscriber> {
-    typealias Output = Downstream.Input
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
     /// What the outcome's arrival or a request leads to.
+    @usableFromInline
     internal enum Action {
         /// Nothing yet: the other half is missing, or the outcome has gone out.
         case none
@@ -19,25 +21,28 @@ internal struct FutureState<Downstream: Subscriber> {
     }
 
     /// `nil` once the outcome went out or the subscription was cancelled.
-    var downstream: Downstream?
-    var outcome: Result<Output, Failure>?
-    var demanded = false
+    @usableFromInline var downstream: Downstream?
+    @usableFromInline var outcome: Result<Output, Failure>?
+    @usableFromInline var demanded = false
     /// To withdraw from the future's waiting list on cancel, and for the mirror; the promise,
     /// not the subscription, keeps the future alive. As in Combine, it is let go after an
     /// outcome the future settled is delivered, and kept when a request delivers an outcome
     /// already there.
-    weak var future: Future<Output, Failure>?
+    @usableFromInline weak var future: Future<Output, Failure>?
 
+    @inlinable
     init(downstream: Downstream, future: Future<Output, Failure>) {
         self.downstream = downstream
         self.future = future
     }
 
     /// Whether the subscriber has been let go of (delivered to or cancelled).
+    @inlinable
     var isReleased: Bool { downstream == nil }
 
     /// The future settled with `outcome`: `.deliver` when the subscriber has asked (or it is a
     /// failure), then ``settledDelivered()``; `.none` when it waits for a request or is over.
+    @inlinable
     mutating func settle(_ outcome: Result<Output, Failure>) -> Action {
         guard downstream != nil else { return .none }
         self.outcome = outcome
@@ -45,18 +50,21 @@ internal struct FutureState<Downstream: Subscriber> {
     }
 
     /// The outcome the future settled went out: the future is let go of. Returns nothing.
+    @inlinable
     mutating func settledDelivered() {
         future = nil
     }
 
     /// The subscriber asked for something: `.deliver` when the outcome is there, `.none`
     /// otherwise.
+    @inlinable
     mutating func request() -> Action {
         demanded = true
         return takeDeliverable()
     }
 
     /// The subscriber cancelled: the subscriber to let go of, and the future to withdraw from.
+    @inlinable
     mutating func cancel() -> (released: Downstream?, future: Future<Output, Failure>?) {
         defer {
             downstream = nil
@@ -67,7 +75,8 @@ internal struct FutureState<Downstream: Subscriber> {
     }
 
     /// Takes the subscriber and what to send it, if everything needed is there.
-    private mutating func takeDeliverable() -> Action {
+    @inlinable
+    internal mutating func takeDeliverable() -> Action {
         guard let downstream, let outcome else { return .none }
         if case .success = outcome, !demanded { return .none }
         self.downstream = nil
