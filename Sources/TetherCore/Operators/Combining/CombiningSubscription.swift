@@ -139,7 +139,9 @@ where Machine.Slots.Output == Downstream.Input {
                 downstream = nil
                 return .none
             case .deliver:
-                let value = output.take().unsafelyUnwrapped
+                guard let value = output.take() else {
+                    preconditionFailure("\(Machine.name): a delivery was handed out without its output")
+                }
                 // A drainer's `downstream` is set (only the drainer lets go of it meanwhile). Where the
                 // family keeps the same subscriber in a `let`, it is called there: read from the
                 // `var`, it is copied, a retain and a release of each reference it holds, per value.
