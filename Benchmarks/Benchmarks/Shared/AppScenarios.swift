@@ -155,6 +155,27 @@ func nestedCombineLatest(_ source: AnyPublisher<Int, Never>, levels: Int) -> Any
 
 // MARK: - The scenarios
 
+extension Scenario {
+    /// Registers the usual application shape: a subject, handed to `chain` erased as an API hands
+    /// one out, whose result `sinks` sinks watch; each operation is one `send`, and only the sends
+    /// are measured.
+    func registerSends(
+        sinks: Int = 1, through chain: @escaping (AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never>
+    ) {
+        register { benchmark in
+            let subject = PassthroughSubject<Int, Never>()
+            let tally = Tally()
+            let watched = chain(subject.eraseToAnyPublisher())
+            let cancellables = (0..<sinks).map { _ in watched.sink { tally.sum &+= $0 } }
+            benchmark.startMeasurement()
+            for value in benchmark.scaledIterations { subject.send(value) }
+            benchmark.stopMeasurement()
+            for cancellable in cancellables { cancellable.cancel() }
+            blackHole(tally.sum)
+        }
+    }
+}
+
 func registerAppScenarios() {
     // A subject behind a protocol, twelve stages, erased: per send.
     Catalog.appErased12.register { benchmark in
@@ -213,16 +234,7 @@ func registerAppScenarios() {
     }
 
     // Every one of the twelve stages behind its own erasure: per send.
-    Catalog.appErasedEveryStage.register { benchmark in
-        let subject = PassthroughSubject<Int, Never>()
-        let tally = Tally()
-        let cancellable = erasedEveryStage(subject.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
-        benchmark.startMeasurement()
-        for value in benchmark.scaledIterations { subject.send(value) }
-        benchmark.stopMeasurement()
-        cancellable.cancel()
-        blackHole(tally.sum)
-    }
+    Catalog.appErasedEveryStage.registerSends(through: erasedEveryStage)
 
     // Twelve erased stages over a Sequence publisher: per element, subscription included.
     Catalog.appSequenceErased12.register { benchmark in
@@ -250,16 +262,7 @@ func registerAppScenarios() {
     }
 
     // An erased subject flat-mapped to erased inner publishers, erased: per send.
-    Catalog.appFlatMapErased.register { benchmark in
-        let subject = PassthroughSubject<Int, Never>()
-        let tally = Tally()
-        let cancellable = results(for: subject.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
-        benchmark.startMeasurement()
-        for value in benchmark.scaledIterations { subject.send(value) }
-        benchmark.stopMeasurement()
-        cancellable.cancel()
-        blackHole(tally.sum)
-    }
+    Catalog.appFlatMapErased.registerSends(through: results(for:))
 
     // Subscribing to an erased twelve-stage chain, kept in a Set<AnyCancellable>, then
     // cancelling it: per subscribe and cancel.
@@ -303,29 +306,10 @@ func registerAppScenarios() {
 
     // Each value looked up through a `Future`, flattened: per send (a future made, subscribed,
     // fulfilled and delivered).
-    Catalog.appFlatMapFuture.register { benchmark in
-        let subject = PassthroughSubject<Int, Never>()
-        let tally = Tally()
-        let cancellable = fetched(for: subject.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
-        benchmark.startMeasurement()
-        for value in benchmark.scaledIterations { subject.send(value) }
-        benchmark.stopMeasurement()
-        cancellable.cancel()
-        blackHole(tally.sum)
-    }
+    Catalog.appFlatMapFuture.registerSends(through: fetched(for:))
 
     // A shared feed watched by three sinks: per send (three deliveries).
-    Catalog.appShared.register { benchmark in
-        let subject = PassthroughSubject<Int, Never>()
-        let tally = Tally()
-        let feed = sharedFeed(subject.eraseToAnyPublisher())
-        let sinks = (0..<3).map { _ in feed.sink { tally.sum &+= $0 } }
-        benchmark.startMeasurement()
-        for value in benchmark.scaledIterations { subject.send(value) }
-        benchmark.stopMeasurement()
-        for sink in sinks { sink.cancel() }
-        blackHole(tally.sum)
-    }
+    Catalog.appShared.registerSends(sinks: 3, through: sharedFeed)
 
     // A store's state, one struct, set while two views each read a field of it by key path and
     // skip repeats: per change.
