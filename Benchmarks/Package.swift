@@ -54,6 +54,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "OpenCombineFoundation", package: "OpenCombine"),
             ],
             path: "Benchmarks/OpenCombineBench",
             swiftSettings: [.define("OPENCOMBINE")] + scenarioConditions,

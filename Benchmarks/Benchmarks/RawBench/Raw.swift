@@ -6,6 +6,7 @@
 // costs, not what an optimiser that inlined them would make of the loop.
 
 import Benchmark
+import Foundation
 
 let benchmarks: @Sendable () -> Void = {
     Catalog.sequenceMapFilter.register { benchmark in
@@ -32,6 +33,33 @@ let benchmarks: @Sendable () -> Void = {
             }
             blackHole(tally.sum)
         }
+    }
+
+    // An observer block on a private center: what the center's dispatch costs per post.
+    Catalog.appNotification.register { benchmark in
+        let center = NotificationCenter()
+        let name = Notification.Name("App.changed")
+        let tally = Tally()
+        // The block is `@Sendable`; the benchmark posts from one thread only.
+        nonisolated(unsafe) let receive = identity({ (value: Int) in tally.sum &+= value })
+        let observer = center.addObserver(forName: name, object: nil, queue: nil) { _ in receive(1) }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { center.post(name: name, object: nil) }
+        benchmark.stopMeasurement()
+        center.removeObserver(observer)
+        blackHole(tally.sum)
+    }
+
+    // The write `assign(to:on:)` makes: a closure, then the standard library's write through a
+    // `ReferenceWritableKeyPath`.
+    Catalog.appAssign.register { benchmark in
+        let label = Label()
+        let transform = identity({ (value: Int) in value &* 2 })
+        let keyPath = identity(\Label.text)
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { label[keyPath: keyPath] = transform(value) }
+        benchmark.stopMeasurement()
+        blackHole(label.text)
     }
 
     Catalog.passthroughOne.register { benchmark in
@@ -156,4 +184,8 @@ let benchmarks: @Sendable () -> Void = {
 
 final class Tally {
     var sum = 0
+}
+
+final class Label {
+    var text = 0
 }

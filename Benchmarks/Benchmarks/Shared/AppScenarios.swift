@@ -13,8 +13,10 @@
 import Tether
 #elseif OPENCOMBINE
 import OpenCombine
+import OpenCombineFoundation
 #endif
 import Benchmark
+import Foundation
 
 // MARK: - The API boundaries
 
@@ -102,6 +104,45 @@ func sharedFeed(_ input: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
     input.map { $0 &* 2 }.share().eraseToAnyPublisher()
 }
 
+/// The latest query's erased lookup only: earlier lookups are cancelled as each query arrives.
+@inline(never)
+func latestResults(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
+    queries.map { lookup($0) }.switchToLatest().eraseToAnyPublisher()
+}
+
+#if TETHER
+/// Two erased sources of the same kind of event, merged and mapped.
+@inline(never)
+func events(_ a: AnyPublisher<Int, Never>, _ b: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
+    a.merge(with: b).map { $0 &+ 1 }.eraseToAnyPublisher()
+}
+#endif
+
+/// A view's label, as UIKit-era code binds it: `assign(to:on:)` a model's property.
+final class Label {
+    var text = 0
+}
+
+@inline(never)
+func bind(_ input: AnyPublisher<Int, Never>, to label: Label) -> AnyCancellable {
+    input.map { $0 &* 2 }.assign(to: \.text, on: label)
+}
+
+struct DecodingError: Error {}
+
+/// A response stream that can fail, decoded with a throwing step and its error wrapped, as a
+/// networking layer hands one out.
+@inline(never)
+func decoded(_ responses: AnyPublisher<Int, Error>) -> AnyPublisher<Int, Error> {
+    responses
+        .tryMap { response -> Int in
+            guard response >= 0 else { throw DecodingError() }
+            return response &+ 1
+        }
+        .mapError { $0 }
+        .eraseToAnyPublisher()
+}
+
 final class Settings {
     @Published var level = 0
 }
@@ -156,22 +197,32 @@ func nestedCombineLatest(_ source: AnyPublisher<Int, Never>, levels: Int) -> Any
 // MARK: - The scenarios
 
 extension Scenario {
-    /// Registers the usual application shape: a subject, handed to `chain` erased as an API hands
-    /// one out, whose result `sinks` sinks watch; each operation is one `send`, and only the sends
-    /// are measured.
-    func registerSends(
-        sinks: Int = 1, through chain: @escaping (AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never>
+    /// Registers the usual application shape: a subject, handed to `watch` erased as an API hands
+    /// one out, which subscribes what the screen needs and returns the cancellables; each
+    /// operation is one `send`, and only the sends are measured.
+    func registerSends<Failure: Error>(
+        failing _: Failure.Type = Never.self,
+        watch: @escaping (AnyPublisher<Int, Failure>, Tally) -> [AnyCancellable]
     ) {
         register { benchmark in
-            let subject = PassthroughSubject<Int, Never>()
+            let subject = PassthroughSubject<Int, Failure>()
             let tally = Tally()
-            let watched = chain(subject.eraseToAnyPublisher())
-            let cancellables = (0..<sinks).map { _ in watched.sink { tally.sum &+= $0 } }
+            let cancellables = watch(subject.eraseToAnyPublisher(), tally)
             benchmark.startMeasurement()
             for value in benchmark.scaledIterations { subject.send(value) }
             benchmark.stopMeasurement()
             for cancellable in cancellables { cancellable.cancel() }
             blackHole(tally.sum)
+        }
+    }
+
+    /// Registers `sinks` sinks on `chain` of the subject's erased publisher: per send.
+    func registerSends(
+        sinks: Int = 1, through chain: @escaping (AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never>
+    ) {
+        registerSends { input, tally in
+            let watched = chain(input)
+            return (0..<sinks).map { _ in watched.sink { tally.sum &+= $0 } }
         }
     }
 }
@@ -263,6 +314,32 @@ func registerAppScenarios() {
 
     // An erased subject flat-mapped to erased inner publishers, erased: per send.
     Catalog.appFlatMapErased.registerSends(through: results(for:))
+
+    // Each value's erased lookup replacing the last one: per send (an inner subscribed, the
+    // previous one cancelled).
+    Catalog.appSwitchToLatestErased.registerSends(through: latestResults(for:))
+
+    // An erased subject mapped and assigned to an object's property: per send.
+    Catalog.appAssign.registerSends { input, _ in [bind(input, to: Label())] }
+
+    // A failable erased stream decoded, its failure replaced where it is watched: per send.
+    Catalog.appThrowingErased.registerSends(failing: Error.self) { input, tally in
+        [decoded(input).replaceError(with: 0).sink { tally.sum &+= $0 }]
+    }
+
+    // A notification observed through the center's publisher, as apps watch the system's
+    // events: per post (the center's own dispatch included; the raw floor is an observer block).
+    Catalog.appNotification.register { benchmark in
+        let center = NotificationCenter()
+        let name = Notification.Name("App.changed")
+        let tally = Tally()
+        let cancellable = center.publisher(for: name).map { _ in 1 }.filter { $0 > 0 }.sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { center.post(name: name, object: nil) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
 
     // Subscribing to an erased twelve-stage chain, kept in a Set<AnyCancellable>, then
     // cancelling it: per subscribe and cancel.
@@ -368,6 +445,21 @@ func registerAppScenarios() {
             .sink { tally.sum &+= $0 }
         benchmark.startMeasurement()
         for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
+    // Two erased subjects merged and mapped, erased: per send (alternating sources).
+    Catalog.appMergeErased.register { benchmark in
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let cancellable = events(a.eraseToAnyPublisher(), b.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            if value & 1 == 0 { a.send(value) } else { b.send(value) }
+        }
         benchmark.stopMeasurement()
         cancellable.cancel()
         blackHole(tally.sum)

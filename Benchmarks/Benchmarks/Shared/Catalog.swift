@@ -99,6 +99,14 @@ enum Catalog {
         name: "App: erased subject, flatMap to erased Just, send", operations: 1_000)
     static let appFlatMapFuture = Scenario(
         name: "App: erased subject, flatMap to a Future, send", operations: 1_000)
+    static let appSwitchToLatestErased = Scenario(
+        name: "App: erased subject, map to erased Just, switchToLatest, send", operations: 1_000)
+    static let appMergeErased = Scenario(name: "App: merge of two erased subjects, map, send", operations: 1_000)
+    static let appAssign = Scenario(name: "App: erased subject, map, assign(to:on:), send", operations: 1_000)
+    static let appThrowingErased = Scenario(
+        name: "App: erased throwing subject, tryMap, mapError, replaceError, send", operations: 1_000)
+    static let appNotification = Scenario(
+        name: "App: NotificationCenter publisher, map, filter, sink, post", operations: 1_000)
     static let appSubscribeCancelErased12 = Scenario(
         name: "App: 12 erased stages, subscribe+cancel in a Set", operations: 1_000)
     static let appPublished = Scenario(name: "App: @Published.map.removeDuplicates, erased, set", operations: 1_000)
