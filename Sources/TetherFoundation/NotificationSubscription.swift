@@ -1,0 +1,179 @@
+import Foundation
+import TetherCore
+
+/// One subscriber's observer of a notification center: the subscription behind
+/// ``Foundation/NotificationCenter/Publisher``.
+///
+/// The center holds the observer's block, and the block holds the subscription, so a subscriber
+/// that never cancels keeps both alive, as in Combine; `cancel` removes the observer and lets go
+/// of the subscriber.
+///
+/// The publisher's `receive(subscriber:)` is inlinable, so this subscription is specialised where
+/// the chain is subscribed, and the observer block reaches it through ``deliveryEntry``, made in
+/// the initialiser where `Downstream` is known: each notification then runs specialised code down
+/// the whole chain. Through a protocol witness, as a `@Sendable` block that must not capture the
+/// subscriber's metatype would otherwise call it, every notification ran the chain unspecialised,
+/// with run-time type lookups at each stage (see "Specialised control entries" in
+/// Docs/FastWithoutTheSpecialiser.md).
+///
+/// `@unchecked Sendable`: the subscriber, the demand, the observer and the notifications left for
+/// the delivering thread live in `state`, touched only under its lock; the rest is immutable.
+@usableFromInline
+internal final class NotificationSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == Notification, Downstream.Failure == Never {
+    @usableFromInline
+    internal enum Observer {
+        case none
+        /// `addObserver` is under way outside the lock.
+        case adding
+        case added(any NSObjectProtocol)
+    }
+
+    @usableFromInline
+    internal struct State {
+        /// `nil` once cancelled.
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var demand = Subscribers.Demand.none
+        @usableFromInline var observer = Observer.none
+        /// Notifications posted from inside a delivery, on the delivering thread; their demand
+        /// is taken.
+        @usableFromInline var left = RingBuffer<Notification>()
+
+        @inlinable
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
+    }
+
+    @usableFromInline
+    internal let state: Locked<State>
+
+    /// Whose turn it is to call into the subscriber: a notification posted on another thread
+    /// while one is delivered waits, then is delivered by its own thread.
+    @usableFromInline
+    internal let turn = DownstreamTurn()
+
+    @usableFromInline
+    internal let publisher: NotificationCenter.Publisher
+
+    /// How a notification gets in: given this subscription, runs its specialised
+    /// ``receive(_:)``. Not `@Sendable`, as it holds `Downstream`'s metatype; the observer block
+    /// carries it across threads in an `Unchecked`, as Combine delivers a notification to any
+    /// subscriber on the posting thread.
+    @usableFromInline
+    internal let deliveryEntry: (AnyObject, Notification) -> Void
+
+    @inlinable
+    internal init(downstream: Downstream, publisher: NotificationCenter.Publisher) {
+        state = Locked(State(downstream: downstream))
+        self.publisher = publisher
+        deliveryEntry = { object, notification in
+            unsafeDowncast(object, to: NotificationSubscription.self).receive(notification)
+        }
+        Ledger.enter(self)
+    }
+
+    deinit {
+        Ledger.leave(self)
+    }
+
+    @inlinable
+    internal func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Demand must not be zero: NotificationCenter.Publisher was asked for .none")
+        let observes = state.withLock { state -> Bool in
+            guard state.downstream != nil else { return false }
+            state.demand += demand
+            guard case .none = state.observer else { return false }
+            state.observer = .adding
+            return true
+        }
+        guard observes else { return }
+        let delivery = Unchecked((entry: deliveryEntry, subscription: self as AnyObject))
+        let observer = publisher.center.addObserver(
+            forName: publisher.name, object: publisher.object, queue: nil
+        ) { notification in
+            delivery.value.entry(delivery.value.subscription, notification)
+        }
+        let cancelledMeanwhile = state.withLock { state -> Bool in
+            guard state.downstream != nil else { return true }
+            state.observer = .added(observer)
+            return false
+        }
+        if cancelledMeanwhile {
+            publisher.center.removeObserver(observer)
+        }
+    }
+
+    /// A notification the center posted: delivered in this thread's turn if the subscriber has
+    /// demand for it, or, posted from inside a delivery, left for the delivering frame.
+    @inlinable
+    internal func receive(_ notification: Notification) {
+        let ranInTurn = turn.run {
+            let target = state.withLock { state -> Downstream? in
+                guard state.downstream != nil, state.demand > 0 else { return nil }
+                state.demand -= 1
+                return state.downstream
+            }
+            guard let target else { return }
+            add(target.receive(notification))
+            while let (next, downstream) = takeLeft() {
+                add(downstream.receive(next))
+            }
+        }
+        if !ranInTurn {
+            state.withLock { state in
+                guard state.downstream != nil, state.demand > 0 else { return }
+                state.demand -= 1
+                state.left.append(notification)
+            }
+        }
+    }
+
+    @inlinable
+    internal func add(_ more: Subscribers.Demand) {
+        guard more > 0 else { return }
+        state.withLock { state in
+            if state.downstream != nil { state.demand += more }
+        }
+    }
+
+    /// The oldest notification posted from inside a delivery, with the subscriber to give it to.
+    @inlinable
+    internal func takeLeft() -> (Notification, Downstream)? {
+        state.withLock { state -> (Notification, Downstream)? in
+            guard let downstream = state.downstream, let next = state.left.popFirst() else { return nil }
+            return (next, downstream)
+        }
+    }
+
+    @inlinable
+    internal func cancel() {
+        // What the state held is released outside the lock, with these locals.
+        let (released, observer, dropped) = state.withLock {
+            state -> (Downstream?, Observer, RingBuffer<Notification>) in
+            defer {
+                state.downstream = nil
+                state.observer = .none
+                state.left = RingBuffer()
+            }
+            return (state.downstream, state.observer, state.left)
+        }
+        guard released != nil else { return }
+        _ = dropped
+        if case .added(let observer) = observer {
+            publisher.center.removeObserver(observer)
+        }
+    }
+
+    @usableFromInline
+    internal var description: String { "NotificationCenter Observer" }
+
+    @usableFromInline
+    internal var customMirror: Mirror {
+        Mirror(self, children: ["center": publisher.center, "name": publisher.name, "object": publisher.object as Any])
+    }
+
+    @usableFromInline
+    internal var playgroundDescription: Any { description }
+}
