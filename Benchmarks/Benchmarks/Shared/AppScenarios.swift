@@ -104,6 +104,13 @@ func sharedFeed(_ input: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
     input.map { $0 &* 2 }.share().eraseToAnyPublisher()
 }
 
+/// The first value of each query's erased lookup, as code that wants one answer from a stream
+/// writes it.
+@inline(never)
+func firstResults(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
+    queries.flatMap { lookup($0).first() }.eraseToAnyPublisher()
+}
+
 /// The latest query's erased lookup only: earlier lookups are cancelled as each query arrives.
 @inline(never)
 func latestResults(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
@@ -314,6 +321,10 @@ func registerAppScenarios() {
 
     // An erased subject flat-mapped to erased inner publishers, erased: per send.
     Catalog.appFlatMapErased.registerSends(through: results(for:))
+
+    // Each value's erased lookup cut to its first value: per send (a `first()` subscribed to the
+    // lookup and let go of).
+    Catalog.appFlatMapFirst.registerSends(through: firstResults(for:))
 
     // Each value's erased lookup replacing the last one: per send (an inner subscribed, the
     // previous one cancelled).

@@ -36,12 +36,15 @@ internal enum ReductionStep: Sendable {
 /// - Any ending (and `cancel`) releases the step and the result. The downstream is held for the
 ///   reducer's whole life, as Combine holds it.
 ///
-/// The race between the serial path and `cancel` is decided by a ``ReducerState`` under `state`;
-/// the serial-path state is handed over through a ``ReleaseHandOff``, so folding a value in takes
+/// The race between the serial path and `cancel` is decided by a ``ReducerState``, kept by the
+/// base class under `lock`; the serial-path state (a ``ReducerSerial``) is handed over through a
+/// ``ReleaseHandOff``, so folding a value in takes
 /// no lock.
 @usableFromInline
-internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    HandOffSubscriptionBase<
+        ReducerState<Downstream.Input>, ReducerSerial<Input, Downstream.Input, UpstreamFailure, Downstream.Failure>
+    >, Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 {
     @usableFromInline
@@ -50,23 +53,11 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal typealias Output = Downstream.Input
 
-    /// Folds one value into the result; throws only for the `try` operators.
     @usableFromInline
-    internal typealias Step = (inout Output?, Input) throws(Downstream.Failure) -> ReductionStep
+    internal typealias Serial = ReducerSerial<Input, Output, UpstreamFailure, Downstream.Failure>
 
-    /// What the serial path needs; `nil` once released.
     @usableFromInline
-    internal struct Owned {
-        @usableFromInline let step: Step
-        /// Turns an upstream failure into the downstream's failure type.
-        @usableFromInline let failure: (UpstreamFailure) -> Downstream.Failure
-
-        @inlinable
-        init(step: @escaping Step, failure: @escaping (UpstreamFailure) -> Downstream.Failure) {
-            self.step = step
-            self.failure = failure
-        }
-    }
+    internal typealias Step = Serial.Step
 
     /// Why the serial path ends the stream, with the failure it carries.
     @usableFromInline
@@ -77,6 +68,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         case stepThrew(Downstream.Failure)
 
         /// The ending as the state machine weighs it, without its failure.
+        @inlinable
         var kind: ReducerState<Output>.Ending {
             switch self {
             case .upstreamFinished: .upstreamFinished
@@ -96,8 +88,9 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         case collected
     }
 
+    /// Guards the base class's `state`, the race between the serial path and `cancel`.
     @usableFromInline
-    internal let state = Locked(ReducerState<Output>())
+    internal let lock = Locked(())
 
     @usableFromInline
     internal let handOff = ReleaseHandOff()
@@ -112,21 +105,6 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal let downstream: Downstream
 
-    /// Serial path only, or whichever side the hand-off names. Released only once `state` has
-    /// left `.subscribed`, so the side that ends a running stream finds it still there.
-    @usableFromInline
-    @exclusivity(unchecked)
-    internal var owned: Owned?
-
-    /// The result so far; serial path only, like `owned`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    internal var result: Output?
-
-    /// The result the fold started from, for the mirror.
-    @usableFromInline
-    internal let initial: Output?
-
     @usableFromInline
     internal let name: StaticString
 
@@ -140,10 +118,10 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     ) {
         self.name = name
         self.reflection = reflection
-        self.initial = initial
         self.downstream = downstream
-        owned = Owned(step: step, failure: failure)
-        result = initial
+        super.init(
+            state: ReducerState(initial: initial),
+            serial: Serial(owned: Serial.Owned(step: step, failure: failure), result: initial))
         Ledger.enter(self)
     }
 
@@ -153,7 +131,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func receive(subscription: any Subscription) {
-        guard state.withLock({ $0.attach(subscription) }) else {
+        guard lock.withLock({ _ in state.attach(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -170,10 +148,10 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard handOff.enterIfSubscribed(), let owned else { return .none }
+        guard handOff.enterIfSubscribed(), let owned = serial.owned else { return .none }
         let step: ReductionStep
         do {
-            step = try owned.step(&result, input)
+            step = try owned.step(&serial.result, input)
         } catch {
             end(.stepThrew(error), inDelivery: true)
             return .none
@@ -198,9 +176,9 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     /// Ends the stream from the serial path, unless `cancel` got there first or the upstream
     /// has not subscribed yet (Combine ignores such a completion).
-    @usableFromInline
+    @inlinable
     internal func end(_ ending: Ending, inDelivery: Bool) {
-        let action = state.withLock { $0.end(ending.kind, result: result) }
+        let action = lock.withLock { _ in state.end(ending.kind, result: serial.result) }
         if case .nothing = action {
             guard inDelivery else { return }
             // A cancel during this delivery left the release to it.
@@ -209,7 +187,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
             return
         }
         // The stream was running, so `cancel` has not released the serial-path state.
-        guard let owned else { preconditionFailure("\(name) lost its state while subscribed") }
+        guard let owned = serial.owned else { preconditionFailure("\(name) lost its state while subscribed") }
         handOff.stopFromSerialPath()
         release()
         switch action {
@@ -233,23 +211,23 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         }
     }
 
-    @usableFromInline
+    @inlinable
     internal func release() {
-        owned = nil
-        result = nil
+        serial.owned = nil
+        serial.result = nil
     }
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         // One decision under the lock, so a finish that parks meanwhile cannot be missed.
-        if case .finish(let result, _) = state.withLock({ $0.request() }) {
+        if case .finish(let result, _) = lock.withLock({ _ in state.request() }) {
             deliver(result, to: downstream)
         }
     }
 
     /// Sends the result, if any, then `.finished` unless the downstream cancelled meanwhile.
-    @usableFromInline
+    @inlinable
     internal func deliver(_ result: Output?, to downstream: Downstream) {
         if let result {
             _ = downstream.receive(result)
@@ -260,7 +238,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func cancel() {
-        let cancellation = state.withLock { state -> ReducerState<Output>.Cancellation? in
+        let cancellation = lock.withLock { _ -> ReducerState<Output>.Cancellation? in
             let cancellation = state.cancel()
             if cancellation != nil { cancelled.store(true, ordering: .releasing) }
             return cancellation
@@ -282,8 +260,8 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal var customMirror: Mirror {
         // Only references are taken under the lock: describing them may run user code.
-        let (settled, upstream) = state.withLock { state -> (Output?, UpstreamStatus) in
-            (state.parked ?? nil, state.upstream)
+        let (settled, initial, upstream) = lock.withLock { _ -> (Output?, Output?, UpstreamStatus) in
+            (state.parked ?? nil, state.initial, state.upstream)
         }
         let status =
             switch upstream {

@@ -57,8 +57,13 @@ internal struct ReducerState<Output> {
     /// `.finished` wait for the downstream's first request.
     @usableFromInline var parked: Output?? = nil
 
+    /// The result the fold started from, for the mirror; never changed.
+    @usableFromInline let initial: Output?
+
     @inlinable
-    init() {}
+    init(initial: Output?) {
+        self.initial = initial
+    }
 
     /// The upstream's subscription arrived.
     /// - Returns: `false` for a second subscription, or one after the end: the shell cancels it.

@@ -58,7 +58,7 @@ final class ReducerStateTests: XCTestCase {
 
     /// Runs `steps` on a new state: each answer, then where the state stood.
     private func history(_ steps: [Step]) -> [String] {
-        stateHistory(State(), steps, describe: describe)
+        stateHistory(State(initial: nil), steps, describe: describe)
     }
 
     func testAFinishBeforeAnyRequestParksTheResultUntilTheFirstRequest() {
