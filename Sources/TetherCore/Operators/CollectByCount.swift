@@ -122,7 +122,7 @@ extension Publishers.CollectByCount {
             downstream.receive(completion: completion)
         }
 
-        @usableFromInline
+        @inlinable
         func release() {
             buffer = []
         }

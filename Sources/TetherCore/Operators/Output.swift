@@ -102,7 +102,7 @@ extension Publishers.Output {
         }
 
         /// Cancels the upstream and finishes, unless the stream has ended or not yet begun.
-        @usableFromInline
+        @inlinable
         func finish() {
             guard let upstream = link.endIfSubscribed() else { return }
             upstream.cancel()

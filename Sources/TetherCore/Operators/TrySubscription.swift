@@ -147,7 +147,7 @@ where Downstream.Failure == any Error {
 
     /// The step threw: cancel the upstream, then fail the downstream, unless the stream ended
     /// first (and the operator does not fail again after the end).
-    @usableFromInline
+    @inlinable
     internal func fail(_ error: any Error) {
         let previous = link.end(evenBeforeSubscription: true)
         // Still inside the delivery `enter` began, so the state is ours whoever ended the stream.

@@ -113,7 +113,9 @@ where Downstream.Input == Input {
     }
 
     deinit {
-        release()
+        // Released in place: `release()`, generic over the kept object's type, ran here
+        // unspecialised and looked that type up on every subscription's end.
+        owned?.release()
         Ledger.leave(self)
     }
 
@@ -181,7 +183,7 @@ where Downstream.Input == Input {
     ///   - cancellingUpstream: `true` when the operator, not the upstream, ends the stream.
     ///   - inDelivery: `true` inside a delivery the hand-off began, where the state is ours to
     ///     release even when the downstream cancelled first.
-    @usableFromInline
+    @inlinable
     package func end(
         _ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool, inDelivery: Bool
     ) {

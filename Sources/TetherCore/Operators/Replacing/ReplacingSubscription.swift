@@ -138,7 +138,7 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
     }
 
     /// Sends `output`, then `.finished` unless the downstream cancelled meanwhile.
-    @usableFromInline
+    @inlinable
     internal func substitute() {
         _ = downstream.receive(output)
         if cancelled.load(ordering: .acquiring) { return }
