@@ -97,6 +97,23 @@ func fetched(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> 
     queries.flatMap { fetch($0) }.eraseToAnyPublisher()
 }
 
+/// The completion handlers a callback-style API holds until its work is done.
+final class PendingCallbacks {
+    var promises: [Future<Int, Never>.Promise] = []
+}
+
+/// A callback-style request wrapped as networking layers wrap one: a `Future` made on
+/// subscription (`Deferred`), fulfilled when the API calls back, erased at the boundary.
+@inline(never)
+func request(_ query: Int, through pending: PendingCallbacks) -> AnyPublisher<Int, Never> {
+    Deferred { Future { promise in pending.promises.append(promise) } }.eraseToAnyPublisher()
+}
+
+@inline(never)
+func requested(for queries: AnyPublisher<Int, Never>, through pending: PendingCallbacks) -> AnyPublisher<Int, Never> {
+    queries.flatMap { request($0, through: pending) }.eraseToAnyPublisher()
+}
+
 /// One feed that several screens watch: computed once per value, `share()`d, erased at the
 /// boundary.
 @inline(never)
@@ -321,6 +338,23 @@ func registerAppScenarios() {
 
     // An erased subject flat-mapped to erased inner publishers, erased: per send.
     Catalog.appFlatMapErased.registerSends(through: results(for:))
+
+    // Each value requested through a callback API, which calls back after the send: per send
+    // and callback (a future made, subscribed, fulfilled later and delivered).
+    Catalog.appFlatMapFutureLater.register { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let pending = PendingCallbacks()
+        let tally = Tally()
+        let cancellable = requested(for: subject.eraseToAnyPublisher(), through: pending).sink { tally.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            subject.send(value)
+            pending.promises.removeLast()(.success(value &* 2))
+        }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
 
     // Each value's erased lookup cut to its first value: per send (a `first()` subscribed to the
     // lookup and let go of).

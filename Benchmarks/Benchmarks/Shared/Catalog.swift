@@ -99,6 +99,8 @@ enum Catalog {
         name: "App: erased subject, flatMap to erased Just, send", operations: 1_000)
     static let appFlatMapFuture = Scenario(
         name: "App: erased subject, flatMap to a Future, send", operations: 1_000)
+    static let appFlatMapFutureLater = Scenario(
+        name: "App: erased subject, flatMap to an erased Deferred Future fulfilled later, send", operations: 1_000)
     static let appFlatMapFirst = Scenario(
         name: "App: erased subject, flatMap to an erased lookup's first(), send", operations: 1_000)
     static let appSwitchToLatestErased = Scenario(

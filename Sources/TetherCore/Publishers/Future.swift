@@ -68,7 +68,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
             return nil
         }
         if let known {
-            conduit.settle(known)
+            conduit.settleNow(known)
         } else if conduit.isReleased {
             // Cancelled while we registered: the cancel may have looked for it too early.
             remove(conduit)
@@ -103,10 +103,16 @@ extension Future {
     /// One subscriber's subscription: it waits for both the outcome and (for a value) demand, as
     /// its ``FutureState`` decides under the lock; the delivery is made once the lock is released.
     ///
+    /// What reaches it from outside comes through a protocol: `request` and `cancel` from its
+    /// subscriber (`any Subscription`), the outcome of a future fulfilled later from the future's
+    /// list (`any FutureConduit`). A witness runs the unspecialised body, and the delivery it
+    /// makes would run the whole chain below unspecialised; so each forwards to an entry made in
+    /// the initialiser, where the types are known (see ``ControlSignal``).
+    ///
     /// `@unchecked Sendable`: its state lives under its lock and `cancelled` is atomic.
     @usableFromInline
     internal final class Inner<Downstream: Subscriber>: SubscriptionBase<FutureState<Downstream>>, FutureConduit,
-        Subscription,
+        Subscription, SpecializedControl,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         /// Guards `state`, which lives in the base class so that this class's `deinit` looks no
@@ -118,8 +124,18 @@ extension Future {
         @usableFromInline
         internal let cancelled = Atomic<Bool>(false)
 
+        /// `request` and `cancel`, specialised.
+        @usableFromInline
+        internal let control: (AnyObject, ControlSignal) -> Void
+
+        /// `settle`, specialised.
+        @usableFromInline
+        internal let settleEntry: (AnyObject, Result<Output, Failure>) -> Void
+
         @inlinable
         init(downstream: Downstream, future: Future) {
+            control = Inner.controlEntry
+            settleEntry = { object, outcome in unsafeDowncast(object, to: Inner.self).settleNow(outcome) }
             super.init(state: FutureState(downstream: downstream, future: future))
             Ledger.enter(self)
         }
@@ -135,6 +151,11 @@ extension Future {
 
         @inlinable
         func settle(_ outcome: Result<Output, Failure>) {
+            settleEntry(self, outcome)
+        }
+
+        @inlinable
+        func settleNow(_ outcome: Result<Output, Failure>) {
             guard case .deliver(let downstream, let outcome) = lock.withLock({ _ in state.settle(outcome) }) else {
                 return
             }
@@ -144,6 +165,16 @@ extension Future {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
+            control(self, .request(demand))
+        }
+
+        @inlinable
+        func cancel() {
+            control(self, .cancel)
+        }
+
+        @inlinable
+        func requestNow(_ demand: Subscribers.Demand) {
             precondition(
                 demand > 0, "Demand must not be zero: the Future subscription was asked for .none")
             guard case .deliver(let downstream, let outcome) = lock.withLock({ _ in state.request() }) else { return }
@@ -151,7 +182,7 @@ extension Future {
         }
 
         @inlinable
-        func cancel() {
+        func cancelNow() {
             cancelled.store(true, ordering: .releasing)
             let (released, future) = lock.withLock { _ in state.cancel() }
             _ = released
