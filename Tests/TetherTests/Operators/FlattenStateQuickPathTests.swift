@@ -450,9 +450,10 @@ private struct FlattenDriver {
     }
 
     private func snapshot(_ machine: Machine) -> String {
-        let inners = machine.inners.keys.sorted().map { index in
-            let slot = machine.inners[index]!
-            return "\(index): \(slot.subscription.map(name) ?? "-") \(slot.unlimited) \(slot.immediate)"
+        let inners = machine.inners.heldIndices.map { index in
+            let inners = machine.inners
+            return
+                "\(index): \(inners.subscription(index).map(name) ?? "-") \(inners.isUnlimited(index)) \(inners.isImmediate(index))"
         }
         let buffer = machine.buffer.map { "\($0.index):\($0.value)" }
         return """

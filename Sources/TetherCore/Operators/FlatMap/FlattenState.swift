@@ -1,6 +1,6 @@
 /// The upstream of a ``FlattenState`` (the publisher of publishers) as the machine sees it.
 ///
-/// This and ``FlattenSlot`` stand outside the generic machine so that they are not generic
+/// This and ``FlattenInners`` stand outside the generic machine so that they are not generic
 /// themselves: the subscription's `deinit` runs unspecialised, and every generic type in the state it
 /// destroys costs a run-time type lookup there. The live upstream's subscription is kept beside
 /// it (``FlattenState/upstreamSubscription``), so that the many checks of where the upstream
@@ -36,24 +36,6 @@ internal enum FlattenSettlement {
     }
 }
 
-/// One inner publisher of a ``FlattenState``.
-@usableFromInline
-internal struct FlattenSlot {
-    /// `nil` until the inner hands over its subscription.
-    @usableFromInline var subscription: (any Subscription)?
-    /// The inner was asked for `.unlimited`: it needs no further requests.
-    @usableFromInline var unlimited = false
-    /// A `Just` taken without a subscription (``FlattenState/immediate(_:)``) whose value waits
-    /// in the buffer: it holds its place among the inners until that value is delivered.
-    @usableFromInline var immediate = false
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    init(immediate: Bool) { self.immediate = immediate }
-}
-
 /// The state machine behind ``Publishers/FlatMap``.
 ///
 /// Every method runs under the storage's lock and calls nothing: it returns ``Effects`` that the
@@ -70,7 +52,6 @@ internal struct FlattenSlot {
 @usableFromInline
 internal struct FlattenState<Value, Failure: Error> {
     @usableFromInline typealias Link = FlattenLink
-    @usableFromInline typealias Slot = FlattenSlot
 
     /// What the storage does with the downstream after unlocking.
     @usableFromInline
@@ -121,7 +102,7 @@ internal struct FlattenState<Value, Failure: Error> {
     @usableFromInline var upstream = Link.awaitingSubscription
     /// The upstream's subscription while ``upstream`` is `.live`; `nil` otherwise.
     @usableFromInline var upstreamSubscription: (any Subscription)?
-    @usableFromInline var inners: [Int: Slot] = [:]
+    @usableFromInline var inners = FlattenInners()
     @usableFromInline var nextIndex = 0
     /// Downstream demand not yet used by a value.
     @usableFromInline var demand = Subscribers.Demand.none
@@ -180,7 +161,7 @@ internal struct FlattenState<Value, Failure: Error> {
         guard !terminated, upstreamOpen else { return nil }
         let index = nextIndex
         nextIndex += 1
-        inners[index] = Slot()
+        inners.add(index)
         return index
     }
 
@@ -253,11 +234,9 @@ internal struct FlattenState<Value, Failure: Error> {
     /// inner is stale and must be cancelled.
     @inlinable
     mutating func innerSubscribed(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
-        guard !terminated, var slot = inners[index], slot.subscription == nil else { return nil }
-        slot.subscription = subscription
-        slot.unlimited = demand == .unlimited
-        inners[index] = slot
-        return slot.unlimited ? .unlimited : .max(1)
+        let unlimited = demand == .unlimited
+        guard !terminated, inners.attach(subscription, at: index, unlimited: unlimited) else { return nil }
+        return unlimited ? .unlimited : .max(1)
     }
 
     /// A value from an inner publisher; one that has finished is heard too, as Combine hears it.
@@ -297,7 +276,7 @@ internal struct FlattenState<Value, Failure: Error> {
         guard !delivering, buffer.isEmpty, demand > 0 else {
             buffer.append((index, value))
             guard delivering, buffer.count == paid + 1, demand > 0 else {
-                inners[index] = Slot(immediate: true)
+                inners.add(index, immediate: true)
                 return .buffered
             }
             demand -= 1
@@ -342,7 +321,7 @@ internal struct FlattenState<Value, Failure: Error> {
         let gone = quietlyGone
         guard gone.isSettled else { return .unsettled }
         guard !terminated else { return .settled }
-        inners[index] = nil
+        inners.remove(index)
         return gone
     }
 
@@ -388,7 +367,7 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func innerFinished(_ index: Int) -> Effects {
         guard !terminated else { return Effects() }
-        inners[index] = nil
+        inners.remove(index)
         return innerGone()
     }
 
@@ -408,7 +387,7 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func innerFailed(_ index: Int, _ error: Failure) -> Effects {
         guard !terminated else { return Effects() }
-        inners[index] = nil
+        inners.remove(index)
         move(to: .terminal)
         dropUnpaid()
         var effects = complete(.failure(error))
@@ -425,13 +404,7 @@ internal struct FlattenState<Value, Failure: Error> {
         var effects = Effects()
         guard !terminated else { return effects }
         if more == .unlimited, demand != .unlimited {
-            for index in inners.keys.sorted() {
-                guard let subscription = inners[index]?.subscription, inners[index]?.unlimited == false else {
-                    continue
-                }
-                inners[index]?.unlimited = true
-                effects.unlimited.append(subscription)
-            }
+            effects.unlimited = inners.markAllUnlimited()
         }
         demand += more
         if !delivering, demand > 0, let (value, request) = popBuffered() {
@@ -502,9 +475,9 @@ internal struct FlattenState<Value, Failure: Error> {
     /// for `.unlimited`, or one that has finished.
     @inlinable
     mutating func reask(_ index: Int) -> Subscribers.Demand {
-        guard let slot = inners[index], !slot.unlimited else { return .none }
+        guard inners.holds(index), !inners.isUnlimited(index) else { return .none }
         if demand == .unlimited {
-            inners[index]?.unlimited = true
+            inners.markUnlimited(index)
             return .unlimited
         }
         return .max(1)
@@ -517,14 +490,14 @@ internal struct FlattenState<Value, Failure: Error> {
     mutating func popBuffered() -> (Value, (subscription: any Subscription, demand: Subscribers.Demand)?)? {
         guard let (index, value) = buffer.popFirst() else { return nil }
         demand -= 1
-        if inners[index]?.immediate == true {
-            inners[index] = nil
+        if inners.isImmediate(index) {
+            inners.remove(index)
             if maxPublishers != .unlimited, case .live = upstream, let subscription = upstreamSubscription {
                 return (value, (subscription, .max(1)))
             }
             return (value, nil)
         }
-        guard let subscription = inners[index]?.subscription else { return (value, nil) }
+        guard let subscription = inners.subscription(index) else { return (value, nil) }
         let ask = reask(index)
         return (value, ask > 0 ? (subscription, ask) : nil)
     }
@@ -574,6 +547,6 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func takeInnerSubscriptions() -> [any Subscription] {
         defer { inners.removeAll() }
-        return inners.keys.sorted().compactMap { inners[$0]?.subscription }
+        return inners.subscriptions
     }
 }
