@@ -60,6 +60,13 @@ SCENARIOS = [
     ("App: erased subject, map, share(), 3 sinks, send", "app"),
     ("App: erased subject, flatMap to erased Just, send", "app"),
     ("App: erased subject, flatMap to a Future, send", "app"),
+    ("App: erased subject, flatMap to an erased Deferred Future fulfilled later, send", "app"),
+    ("App: erased subject, flatMap to an erased lookup's first(), send", "app"),
+    ("App: erased subject, map to erased Just, switchToLatest, send", "app"),
+    ("App: merge of two erased subjects, map, send", "app"),
+    ("App: erased subject, map, assign(to:on:), send", "app"),
+    ("App: erased throwing subject, tryMap, mapError, replaceError, send", "app"),
+    ("App: NotificationCenter publisher, map, filter, sink, post", "app"),
     ("App: 12 erased stages, subscribe+cancel in a Set", "app"),
     ("App: @Published.map.removeDuplicates, erased, set", "app"),
     ("App: @Published property, sink, set", "app"),
@@ -220,6 +227,10 @@ def contention_table(directory):
 
 def main(directory):
     results = load(directory)
+    # A scenario measured but not listed would silently drop out of the table.
+    unlisted = sorted({name for (_, name) in results} - {name for name, _ in SCENARIOS})
+    if unlisted:
+        sys.exit("report.py: measured but not in SCENARIOS: " + "; ".join(unlisted))
     memory = {}
     memory_file = Path(directory) / "memory.tsv"
     if memory_file.exists():
