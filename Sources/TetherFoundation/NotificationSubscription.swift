@@ -16,8 +16,9 @@ import TetherCore
 /// with run-time type lookups at each stage (see "Specialised control entries" in
 /// Docs/FastWithoutTheSpecialiser.md).
 ///
-/// `@unchecked Sendable`: the subscriber, the demand, the observer and the notifications left for
-/// the delivering thread live in `state`, touched only under its lock; the rest is immutable.
+/// `@unchecked Sendable`: the subscriber, the demand and the observer live in `state`, touched
+/// only under its lock; the notifications left for the delivering thread are touched only by the
+/// thread that holds the turn; the rest is immutable.
 @usableFromInline
 internal final class NotificationSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -36,9 +37,6 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         @usableFromInline var downstream: Downstream?
         @usableFromInline var demand = Subscribers.Demand.none
         @usableFromInline var observer = Observer.none
-        /// Notifications posted from inside a delivery, on the delivering thread; their demand
-        /// is taken.
-        @usableFromInline var left = RingBuffer<Notification>()
 
         @inlinable
         init(downstream: Downstream) {
@@ -53,6 +51,12 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     /// while one is delivered waits, then is delivered by its own thread.
     @usableFromInline
     internal let turn = DownstreamTurn()
+
+    /// Notifications posted from inside a delivery, whose demand is taken: only the thread that
+    /// holds the turn posts them and delivers them, so they need no lock.
+    @usableFromInline
+    @exclusivity(unchecked)
+    internal var left = RingBuffer<Notification>()
 
     @usableFromInline
     internal let publisher: NotificationCenter.Publisher
@@ -117,16 +121,22 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
             }
             guard let target else { return }
             add(target.receive(notification))
-            while let (next, downstream) = takeLeft() {
+            while let next = left.popFirst() {
+                guard let downstream = state.withLock({ $0.downstream }) else {
+                    left.removeAll()
+                    return
+                }
                 add(downstream.receive(next))
             }
         }
         if !ranInTurn {
-            state.withLock { state in
-                guard state.downstream != nil, state.demand > 0 else { return }
+            // This thread holds the turn: it is inside a delivery, which delivers this one next.
+            let taken = state.withLock { state -> Bool in
+                guard state.downstream != nil, state.demand > 0 else { return false }
                 state.demand -= 1
-                state.left.append(notification)
+                return true
             }
+            if taken { left.append(notification) }
         }
     }
 
@@ -138,29 +148,18 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         }
     }
 
-    /// The oldest notification posted from inside a delivery, with the subscriber to give it to.
-    @inlinable
-    internal func takeLeft() -> (Notification, Downstream)? {
-        state.withLock { state -> (Notification, Downstream)? in
-            guard let downstream = state.downstream, let next = state.left.popFirst() else { return nil }
-            return (next, downstream)
-        }
-    }
-
     @inlinable
     internal func cancel() {
         // What the state held is released outside the lock, with these locals.
-        let (released, observer, dropped) = state.withLock {
-            state -> (Downstream?, Observer, RingBuffer<Notification>) in
+        // Notifications left for a delivery under way stay with it: it finds the subscriber gone.
+        let (released, observer) = state.withLock { state -> (Downstream?, Observer) in
             defer {
                 state.downstream = nil
                 state.observer = .none
-                state.left = RingBuffer()
             }
-            return (state.downstream, state.observer, state.left)
+            return (state.downstream, state.observer)
         }
         guard released != nil else { return }
-        _ = dropped
         if case .added(let observer) = observer {
             publisher.center.removeObserver(observer)
         }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The subscription behind ``Publishers/Catch`` and ``Publishers/TryCatch``: the upstream's
 /// subscriber and one downstream subscription over the upstream and, once it fails, the
 /// publisher the handler returns, which it subscribes through a ``Side``.
@@ -28,6 +30,11 @@ where Downstream.Input == Recovery.Replacement.Output, Downstream.Failure == Rec
 
     @usableFromInline
     internal let state = Locked(SuccessionState())
+
+    /// Set under the lock once the demand the upstream has unmet is `.unlimited`, which it then
+    /// stays: from then on an upstream value needs no count, and takes no lock.
+    @usableFromInline
+    internal let unlimited = Atomic<Bool>(false)
 
     @usableFromInline
     internal let downstream: Downstream
@@ -63,10 +70,13 @@ where Downstream.Input == Recovery.Replacement.Output, Downstream.Failure == Rec
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        let met = state.withLock { $0.meetOne() }
-        precondition(met, "A publisher must not send a value without demand: \(name) had none outstanding")
+        let counted = !unlimited.load(ordering: .relaxed)
+        if counted {
+            let met = state.withLock { $0.meetOne() }
+            precondition(met, "A publisher must not send a value without demand: \(name) had none outstanding")
+        }
         let more = downstream.receive(input)
-        if more > 0 {
+        if counted, more > 0 {
             state.withLock { $0.unmet += more }
         }
         return more
@@ -109,7 +119,11 @@ where Downstream.Input == Recovery.Replacement.Output, Downstream.Failure == Rec
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        let source = state.withLock { $0.request(demand) }
+        let source = state.withLock { state in
+            let source = state.request(demand)
+            if state.unmet == .unlimited { unlimited.store(true, ordering: .relaxed) }
+            return source
+        }
         source?.request(demand)
     }
 

@@ -117,6 +117,35 @@ final class NotificationCenterPublisherTests: TetherTestCase {
         cancellable.cancel()
     }
 
+    func testPostsFromInsideReceiveAreDeliveredInOrderAndNotAfterACancelFromInside() {
+        var log: [String] = []
+        var subscription: (any Subscription)?
+        let subscriber = AnySubscriber<Notification, Never>(
+            receiveSubscription: {
+                subscription = $0; $0.request(.unlimited)
+            },
+            receiveValue: { [unowned self] note in
+                let index = note.userInfo?["index"] as? Int ?? -1
+                log.append("value \(index)")
+                if index == 1 {
+                    post(2)
+                    post(3)
+                }
+                if index == 2 {
+                    post(4)
+                    subscription?.cancel()
+                    log.append("cancelled")
+                }
+                return .none
+            },
+            receiveCompletion: { log.append("completion \($0)") })
+        center.publisher(for: ping).subscribe(subscriber)
+        post(1)
+        post(5)
+        XCTAssertEqual(log, ["value 1", "value 2", "cancelled"])
+        subscription = nil
+    }
+
     func testConcurrentPostsAreDeliveredOneAtATime() {
         let inside = Atomic(0)
         let overlaps = Atomic(0)

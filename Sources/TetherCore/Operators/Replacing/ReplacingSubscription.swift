@@ -48,6 +48,10 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
     /// Set by `cancel`; read between the substitute and `.finished`, so a downstream that
     /// cancels from inside `receive(_:)` gets nothing after its `cancel()` returns.
     @usableFromInline let cancelled = Atomic<Bool>(false)
+    /// Set under the lock once the demand outstanding is `.unlimited`, which it then stays (a
+    /// value takes nothing from it, and a request or a returned demand adds nothing): from then
+    /// on a value needs no count, and takes no lock.
+    @usableFromInline let unlimited = Atomic<Bool>(false)
     @usableFromInline let downstream: Downstream
     /// Serial path only.
     @usableFromInline @exclusivity(unchecked) var sawValue = false
@@ -95,9 +99,12 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
     internal func receive(_ input: Input) -> Subscribers.Demand {
         guard handOff.enterIfSubscribed() else { return .none }
         sawValue = true
-        state.withLock { $0.value(trapsWithoutDemand: trapsWithoutDemand, name: name) }
+        let counted = !unlimited.load(ordering: .relaxed)
+        if counted {
+            state.withLock { $0.value(trapsWithoutDemand: trapsWithoutDemand, name: name) }
+        }
         let more = downstream.receive(input)
-        if more > 0 {
+        if counted, more > 0 {
             state.withLock { $0.returned(more) }
         }
         if handOff.leave() {
@@ -127,7 +134,12 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        switch state.withLock({ $0.request(demand) }) {
+        let action = state.withLock { state in
+            let action = state.request(demand)
+            if state.outstanding == .unlimited { unlimited.store(true, ordering: .relaxed) }
+            return action
+        }
+        switch action {
         case .nothing:
             return
         case .forward(let upstream):
