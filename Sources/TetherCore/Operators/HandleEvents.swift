@@ -88,7 +88,7 @@ extension Publishers.HandleEvents {
     /// `receiveRequest` is kept twice: the serial path calls its own copy for demand returned from
     /// `receive(_:)`, `request(_:)` calls the locked one.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, SpecializedControl,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
         @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
@@ -175,11 +175,17 @@ extension Publishers.HandleEvents {
         @exclusivity(unchecked)
         internal var owned: Owned?
 
+        /// `request` and `cancel`, specialised: they arrive through `any Subscription`, whose witness
+        /// runs the unspecialised body (see ``ControlSignal``).
+        @usableFromInline
+        internal let control: (AnyObject, ControlSignal) -> Void
+
         @inlinable
         internal init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
             self.downstream = downstream
             owned = Owned(events: events)
             shared = Locked(Shared(receiveRequest: events.receiveRequest, receiveCancel: events.receiveCancel))
+            control = Inner.controlEntry
             Ledger.enter(self)
         }
 
@@ -244,13 +250,23 @@ extension Publishers.HandleEvents {
 
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
+            control(self, .request(demand))
+        }
+
+        @inlinable
+        internal func cancel() {
+            control(self, .cancel)
+        }
+
+        @inlinable
+        internal func requestNow(_ demand: Subscribers.Demand) {
             let (upstream, hook) = shared.withLock { $0.request() }
             hook?(demand)
             upstream?.request(demand)
         }
 
         @inlinable
-        internal func cancel() {
+        internal func cancelNow() {
             let (early, previous) = shared.withLock { $0.cancel() }
             early?()
             guard let previous, case .subscribed(let upstream) = previous.link else { return }

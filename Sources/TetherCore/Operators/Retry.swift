@@ -60,8 +60,8 @@ extension Publishers.Retry {
     /// being subscribed is picked up by the same loop, so the stack does not grow. The
     /// downstream is released when the stream ends or is cancelled.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, SpecializedControl,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
         internal struct State {
@@ -95,9 +95,15 @@ extension Publishers.Retry {
 
         @usableFromInline let state: Locked<State>
 
+        /// `request` and `cancel`, specialised: they arrive through `any Subscription`, whose witness
+        /// runs the unspecialised body (see ``ControlSignal``).
+        @usableFromInline
+        internal let control: (AnyObject, ControlSignal) -> Void
+
         @inlinable
         init(upstream: Upstream, retries: Int?, downstream: Downstream) {
             state = Locked(State(upstream: upstream, downstream: downstream, retriesLeft: retries))
+            control = Inner.controlEntry
             Ledger.enter(self)
         }
 
@@ -195,6 +201,16 @@ extension Publishers.Retry {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
+            control(self, .request(demand))
+        }
+
+        @inlinable
+        func cancel() {
+            control(self, .cancel)
+        }
+
+        @inlinable
+        func requestNow(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "Demand must not be zero: Retry was asked for .none")
             let source = state.withLock { state -> (any Subscription)? in
                 guard state.downstream != nil else { return nil }
@@ -205,7 +221,7 @@ extension Publishers.Retry {
         }
 
         @inlinable
-        func cancel() {
+        func cancelNow() {
             let (source, released) = state.withLock { state -> ((any Subscription)?, (Downstream?, Upstream?)) in
                 defer {
                     state.downstream = nil

@@ -30,7 +30,7 @@ extension Publisher {
 /// and releases it. It holds the subject weakly, as Combine's does: the subject keeps it as an
 /// upstream, so a strong reference would be a cycle.
 @usableFromInline
-internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
+internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, SpecializedControl,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
 {
@@ -62,9 +62,15 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     @usableFromInline
     internal let status: Locked<State>
 
+    /// `request` and `cancel`, specialised: they arrive through `any Subscription`, whose witness
+    /// runs the unspecialised body (see ``ControlSignal``).
+    @usableFromInline
+    internal let control: (AnyObject, ControlSignal) -> Void
+
     @inlinable
     internal init(_ subject: Downstream) {
         status = Locked(State(subject: subject))
+        control = SubjectSubscriber.controlEntry
         Ledger.enter(self)
     }
 
@@ -107,6 +113,16 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        control(self, .request(demand))
+    }
+
+    @inlinable
+    internal func cancel() {
+        control(self, .cancel)
+    }
+
+    @inlinable
+    internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: Subject was asked for .none")
         let upstream = status.withLock { state -> (any Subscription)? in
             guard case .subscribed(let upstream) = state.status else { return nil }
@@ -116,7 +132,7 @@ internal final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscri
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelNow() {
         let (previous, _) = status.withLock { $0.end() }
         if case .subscribed(let upstream) = previous {
             upstream.cancel()

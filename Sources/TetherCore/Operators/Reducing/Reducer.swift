@@ -44,8 +44,8 @@ internal enum ReductionStep: Sendable {
 internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscriber>:
     HandOffSubscriptionBase<
         ReducerState<Downstream.Input>, ReducerSerial<Input, Downstream.Input, UpstreamFailure, Downstream.Failure>
-    >, Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable
+    >, Subscriber, Subscription, SpecializedControl, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
     internal typealias Failure = UpstreamFailure
@@ -111,6 +111,11 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @usableFromInline
     internal let reflection: Reflection
 
+    /// `request` and `cancel`, specialised: they arrive through `any Subscription`, whose witness
+    /// runs the unspecialised body (see ``ControlSignal``).
+    @usableFromInline
+    internal let control: (AnyObject, ControlSignal) -> Void
+
     @inlinable
     internal init(
         name: StaticString, downstream: Downstream, initial: Output?, reflection: Reflection = .fold,
@@ -119,6 +124,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
         self.name = name
         self.reflection = reflection
         self.downstream = downstream
+        control = Reducer.controlEntry
         super.init(
             state: ReducerState(initial: initial),
             serial: Serial(owned: Serial.Owned(step: step, failure: failure), result: initial))
@@ -219,6 +225,16 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
+        control(self, .request(demand))
+    }
+
+    @inlinable
+    internal func cancel() {
+        control(self, .cancel)
+    }
+
+    @inlinable
+    internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         // One decision under the lock, so a finish that parks meanwhile cannot be missed.
         if case .finish(let result, _) = lock.withLock({ _ in state.request() }) {
@@ -237,7 +253,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     @inlinable
-    internal func cancel() {
+    internal func cancelNow() {
         let cancellation = lock.withLock { _ -> ReducerState<Output>.Cancellation? in
             let cancellation = state.cancel()
             if cancellation != nil { cancelled.store(true, ordering: .releasing) }

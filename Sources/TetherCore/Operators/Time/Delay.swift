@@ -97,13 +97,17 @@ extension Publishers.Delay {
     /// `@unchecked Sendable`: the upstream's link and what goes downstream live in `line` (its
     /// own lock); the rest is immutable.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, SpecializedControl,
+        @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
         @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
         @usableFromInline let interval: Context.SchedulerTimeType.Stride
         @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
         @usableFromInline let line: ScheduledStreamLine<Downstream>
+        /// `request` and `cancel`, specialised: they arrive through `any Subscription`, whose
+        /// witness runs the unspecialised body (see ``ControlSignal``).
+        @usableFromInline let control: (AnyObject, ControlSignal) -> Void
 
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
@@ -112,6 +116,7 @@ extension Publishers.Delay {
             interval = publisher.interval
             tolerance = publisher.tolerance
             line = ScheduledStreamLine(downstream: downstream)
+            control = Inner.controlEntry
             Ledger.enter(self)
         }
 
@@ -143,14 +148,24 @@ extension Publishers.Delay {
             }
         }
 
-        /// Forwards `demand`, `.none` included, as Combine does.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            line.requestTarget?.request(demand)
+            control(self, .request(demand))
         }
 
         @inlinable
         func cancel() {
+            control(self, .cancel)
+        }
+
+        /// Forwards `demand`, `.none` included, as Combine does.
+        @inlinable
+        func requestNow(_ demand: Subscribers.Demand) {
+            line.requestTarget?.request(demand)
+        }
+
+        @inlinable
+        func cancelNow() {
             line.cancel()
         }
     }

@@ -75,17 +75,21 @@ extension Publishers.ReceiveOn {
     /// `@unchecked Sendable`: the upstream's link and what goes downstream live in `line` (its
     /// own lock); the rest is immutable.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, SpecializedControl,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
         @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
         @usableFromInline let line: ScheduledStreamLine<Downstream>
+        /// `request` and `cancel`, specialised: they arrive through `any Subscription`, whose
+        /// witness runs the unspecialised body (see ``ControlSignal``).
+        @usableFromInline let control: (AnyObject, ControlSignal) -> Void
 
         @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
             delivery = ScheduledDelivery(downstream: downstream, scheduler: scheduler, options: options)
             line = ScheduledStreamLine(downstream: downstream)
+            control = Inner.controlEntry
             Ledger.enter(self)
         }
 
@@ -117,14 +121,24 @@ extension Publishers.ReceiveOn {
             }
         }
 
-        /// Forwards `demand`, `.none` included, as Combine does.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            line.requestTarget?.request(demand)
+            control(self, .request(demand))
         }
 
         @inlinable
         func cancel() {
+            control(self, .cancel)
+        }
+
+        /// Forwards `demand`, `.none` included, as Combine does.
+        @inlinable
+        func requestNow(_ demand: Subscribers.Demand) {
+            line.requestTarget?.request(demand)
+        }
+
+        @inlinable
+        func cancelNow() {
             line.cancel()
         }
 

@@ -86,8 +86,8 @@ extension Publishers.Debounce {
     /// has fired, when a newer value replaces it, or when the stream ends) and the scheduler
     /// lets go of it, and the subscription holds the subscriber for its whole life.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, SpecializedControl,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
         @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
@@ -95,12 +95,18 @@ extension Publishers.Debounce {
         @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
         @usableFromInline let line: DeliveryLine<Downstream>
 
+        /// `request` and `cancel`, specialised: they arrive through `any Subscription`, whose witness
+        /// runs the unspecialised body (see ``ControlSignal``).
+        @usableFromInline
+        internal let control: (AnyObject, ControlSignal) -> Void
+
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
             delivery = ScheduledDelivery(
                 downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
             dueTime = publisher.dueTime
             line = DeliveryLine(downstream: downstream)
+            control = Inner.controlEntry
             Ledger.enter(self)
         }
 
@@ -149,11 +155,21 @@ extension Publishers.Debounce {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            state.withLock { $0.request(demand) }
+            control(self, .request(demand))
         }
 
         @inlinable
         func cancel() {
+            control(self, .cancel)
+        }
+
+        @inlinable
+        func requestNow(_ demand: Subscribers.Demand) {
+            state.withLock { $0.request(demand) }
+        }
+
+        @inlinable
+        func cancelNow() {
             guard let (upstream, clock) = state.withLock({ $0.cancel() }) else { return }
             clock?.cancel()
             line.cancel()

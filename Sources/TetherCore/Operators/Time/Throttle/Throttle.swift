@@ -78,14 +78,19 @@ extension Publishers.Throttle {
     /// The subscription: a ``ThrottleState`` under a lock, and a ``DeliveryLine`` for what goes
     /// out. Scheduled emissions hold the subscription weakly, as in Combine.
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, SpecializedControl,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
         @usableFromInline typealias State = ThrottleState<Output, Failure, Context.SchedulerTimeType>
         @usableFromInline let line: DeliveryLine<Downstream>
         @usableFromInline let state: Locked<State>
         @usableFromInline let scheduler: Context
+
+        /// `request` and `cancel`, specialised: they arrive through `any Subscription`, whose witness
+        /// runs the unspecialised body (see ``ControlSignal``).
+        @usableFromInline
+        internal let control: (AnyObject, ControlSignal) -> Void
 
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
@@ -95,6 +100,7 @@ extension Publishers.Throttle {
             // Combine reads the clock when it is subscribed and again when the upstream's
             // subscription arrives; a scheduler sees every read, so Tether makes the same ones.
             _ = scheduler.now
+            control = Inner.controlEntry
             Ledger.enter(self)
         }
 
@@ -163,14 +169,24 @@ extension Publishers.Throttle {
             }
         }
 
-        /// Adds `demand`; `.none` does nothing, as in Combine.
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            state.withLock { $0.request(demand) }
+            control(self, .request(demand))
         }
 
         @inlinable
         func cancel() {
+            control(self, .cancel)
+        }
+
+        /// Adds `demand`; `.none` does nothing, as in Combine.
+        @inlinable
+        func requestNow(_ demand: Subscribers.Demand) {
+            state.withLock { $0.request(demand) }
+        }
+
+        @inlinable
+        func cancelNow() {
             let upstream = state.withLock { $0.cancel() }
             line.cancel()
             upstream?.cancel()
