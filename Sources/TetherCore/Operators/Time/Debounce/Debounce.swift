@@ -91,7 +91,9 @@ extension Publishers.Debounce {
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Output
         @usableFromInline let delivery: ScheduledDelivery<Downstream, Context>
-        @usableFromInline let state = Locked(DebounceState<Output>())
+        /// Made in the initialiser: a default value is a function of its own, which a generic class
+        /// calls unspecialised, looking the state's types up for every subscription.
+        @usableFromInline let state: Locked<DebounceState<Output>>
         @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
         @usableFromInline let line: DeliveryLine<Downstream>
 
@@ -106,6 +108,7 @@ extension Publishers.Debounce {
                 downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
             dueTime = publisher.dueTime
             line = DeliveryLine(downstream: downstream)
+            state = Locked(DebounceState())
             control = Inner.controlEntry
             Ledger.enter(self)
         }
