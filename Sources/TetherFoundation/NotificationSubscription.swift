@@ -42,6 +42,15 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         init(downstream: Downstream) {
             self.downstream = downstream
         }
+
+        /// Takes one of the demand for a notification: the subscriber to deliver it to, or `nil`
+        /// when cancelled or without demand (the notification is dropped).
+        @inlinable
+        mutating func take() -> Downstream? {
+            guard downstream != nil, demand > 0 else { return nil }
+            demand -= 1
+            return downstream
+        }
     }
 
     @usableFromInline
@@ -114,12 +123,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     @inlinable
     internal func receive(_ notification: Notification) {
         let ranInTurn = turn.run {
-            let target = state.withLock { state -> Downstream? in
-                guard state.downstream != nil, state.demand > 0 else { return nil }
-                state.demand -= 1
-                return state.downstream
-            }
-            guard let target else { return }
+            guard let target = state.withLock({ $0.take() }) else { return }
             add(target.receive(notification))
             while let next = left.popFirst() {
                 guard let downstream = state.withLock({ $0.downstream }) else {
@@ -131,12 +135,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         }
         if !ranInTurn {
             // This thread holds the turn: it is inside a delivery, which delivers this one next.
-            let taken = state.withLock { state -> Bool in
-                guard state.downstream != nil, state.demand > 0 else { return false }
-                state.demand -= 1
-                return true
-            }
-            if taken { left.append(notification) }
+            if state.withLock({ $0.take() }) != nil { left.append(notification) }
         }
     }
 

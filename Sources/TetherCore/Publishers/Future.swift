@@ -33,7 +33,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// Guards `state`. Beside it rather than around it: the future's `deinit` runs unspecialised
     /// and looks up the type of every stored property built from its generic parameters, and a
     /// `Locked<State>` took four lookups (the lock's layers and the state), where the state alone
-    /// takes one (about 1,500 instructions a future, 500 now).
+    /// takes one (its `deinit` and deallocation: about 1,840 instructions a future, 720 now).
     @usableFromInline
     internal let lock = Locked(())
 

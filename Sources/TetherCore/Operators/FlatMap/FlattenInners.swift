@@ -56,21 +56,15 @@ internal struct FlattenInners {
         count += 1
     }
 
+    /// The inner's flags, or `nil` when it is not held.
     @inlinable
-    func holds(_ index: Int) -> Bool {
-        position(of: index) != nil
+    func flags(of index: Int) -> Flags? {
+        position(of: index).map { flags[$0] }
     }
 
     @inlinable
     func isImmediate(_ index: Int) -> Bool {
-        guard let position = position(of: index) else { return false }
-        return flags[position].contains(.immediate)
-    }
-
-    @inlinable
-    func isUnlimited(_ index: Int) -> Bool {
-        guard let position = position(of: index) else { return false }
-        return flags[position].contains(.unlimited)
+        flags(of: index)?.contains(.immediate) == true
     }
 
     @inlinable
@@ -124,12 +118,6 @@ internal struct FlattenInners {
         } else if indexes.count - count > max(count, 8) {
             compact()
         }
-    }
-
-    /// The indices of the inners held, oldest first.
-    @inlinable
-    var heldIndices: [Int] {
-        indexes.indices.compactMap { flags[$0].contains(.held) ? indexes[$0] : nil }
     }
 
     /// The subscriptions of the inners held that have one, oldest first.

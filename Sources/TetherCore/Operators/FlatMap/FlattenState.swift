@@ -475,7 +475,7 @@ internal struct FlattenState<Value, Failure: Error> {
     /// for `.unlimited`, or one that has finished.
     @inlinable
     mutating func reask(_ index: Int) -> Subscribers.Demand {
-        guard inners.holds(index), !inners.isUnlimited(index) else { return .none }
+        guard let flags = inners.flags(of: index), !flags.contains(.unlimited) else { return .none }
         if demand == .unlimited {
             inners.markUnlimited(index)
             return .unlimited
