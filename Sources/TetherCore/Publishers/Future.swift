@@ -9,7 +9,9 @@ import Synchronization
 /// success value as soon as it has demand (followed by `.finished`), a failure at once. Delivery
 /// happens on the thread that fulfils the promise, or on the thread that subscribes or requests
 /// when the outcome is already known. The promise keeps the future alive until it is called or
-/// released, so a future nobody else holds still reaches its subscribers.
+/// released, so a future nobody else holds still reaches its subscribers; as in Combine, a
+/// subscription waiting for the outcome keeps it alive too, until it is cancelled or sent the
+/// outcome.
 public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
     /// A type that represents a closure to invoke in the future, when an element or error is
     /// available.

@@ -24,11 +24,14 @@ internal struct FutureState<Downstream: Subscriber> {
     @usableFromInline var downstream: Downstream?
     @usableFromInline var outcome: Result<Output, Failure>?
     @usableFromInline var demanded = false
-    /// To withdraw from the future's waiting list on cancel, and for the mirror; the promise,
-    /// not the subscription, keeps the future alive. As in Combine, it is let go after an
-    /// outcome the future settled is delivered, and kept when a request delivers an outcome
-    /// already there.
-    @usableFromInline weak var future: Future<Output, Failure>?
+    /// To withdraw from the future's waiting list on cancel, and for the mirror. Held strongly,
+    /// as Combine's subscription holds its future: while the subscription waits for the outcome,
+    /// it and the future hold each other, until the outcome is delivered or the subscription is
+    /// cancelled. A weak reference cost about 780 instructions a subscription (the future's first
+    /// weak reference makes it a side table, through which every later retain and release of
+    /// the future then goes). As in Combine, it is let go after an outcome the future settled is
+    /// delivered, and kept when a request delivers an outcome already there.
+    @usableFromInline var future: Future<Output, Failure>?
 
     @inlinable
     init(downstream: Downstream, future: Future<Output, Failure>) {

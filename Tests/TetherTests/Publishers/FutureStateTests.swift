@@ -11,8 +11,7 @@ final class FutureStateTests: XCTestCase {
     private typealias Step = StateStep<State>
 
     private let downstream = RecordingSubscriber<Int, TestError>()
-    /// Held here: the state holds it weakly, as the promise, not the subscription, keeps a
-    /// future alive.
+    /// The future the state withdraws from on cancel and shows in the mirror.
     private let future = Future<Int, TestError> { _ in }
 
     private func history(_ steps: [Step]) -> [String] {

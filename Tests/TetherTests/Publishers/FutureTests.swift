@@ -189,6 +189,36 @@ final class FutureTests: TetherTestCase {
         box.drop()
     }
 
+    /// Subscribes `recorder` to a future whose promise `box` keeps, and lets go of the future.
+    /// - Returns: Whether the future is still alive.
+    private func futureLeftTo(_ box: PromiseBox<Int, Never>, _ recorder: RecordingSubscriber<Int, Never>) -> () -> Bool
+    {
+        let future = Future<Int, Never> { box.keep($0) }
+        future.subscribe(recorder)
+        return { [weak future] in future != nil }
+    }
+
+    func testAWaitingSubscriptionKeepsItsFutureAliveUntilCancelled() {
+        let box = PromiseBox<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        let isAlive = futureLeftTo(box, recorder)
+        box.drop()
+        XCTAssertTrue(isAlive(), "as in Combine, a subscription waiting for the outcome holds its future")
+        recorder.cancel()
+        XCTAssertFalse(isAlive(), "a cancelled subscription lets go of its future")
+        XCTAssertEqual(recorder.events, [.subscription])
+    }
+
+    func testASubscriptionLetsGoOfItsFutureOnceSentTheOutcome() {
+        let box = PromiseBox<Int, Never>()
+        let recorder = RecordingSubscriber<Int, Never>()
+        let isAlive = futureLeftTo(box, recorder)
+        box.fulfil(.success(2))
+        box.drop()
+        XCTAssertFalse(isAlive(), "a subscription sent the outcome lets go of its future")
+        XCTAssertEqual(recorder.events, [.subscription, .value(2), .completion(.finished)])
+    }
+
     /// The mirror's children, described, in order.
     private func described(_ subscription: (any Subscription)?) -> [String] {
         guard let subscription else { return [] }
