@@ -109,7 +109,8 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
     package func offer(_ value: Output) {
         let ran = inTurn {
             if lane.isOpen {
-                onValue?(value)
+                // Borrowed: the lane leaves a cancel's release to the end of this turn.
+                InPlace.call(&onValue, with: value)
             }
         }
         if !ran, lane.isOpen, left?.completion == nil {
@@ -131,7 +132,7 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
             let (value, completion) = attach()
             if let value {
                 if lane.isOpen {
-                    onValue?(value)
+                    InPlace.call(&onValue, with: value)
                 }
             } else if let completion {
                 complete(completion)
@@ -170,7 +171,7 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
         while lane.isOpen {
             leftInTurn = false
             if let value = left?.values.popFirst() {
-                onValue?(value)
+                InPlace.call(&onValue, with: value)
             } else if let outcome = left?.completion {
                 left?.completion = nil
                 complete(outcome.completion())

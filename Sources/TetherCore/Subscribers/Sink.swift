@@ -91,7 +91,8 @@ extension Subscribers {
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             guard handOff.enterEvenBeforeSubscription() else { return .none }
-            onValue?(value)
+            // Borrowed: the hand-off leaves a cancel's release to the end of this delivery.
+            InPlace.call(&onValue, with: value)
             if handOff.leave() {
                 releaseClosures()
             }

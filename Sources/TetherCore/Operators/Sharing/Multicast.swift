@@ -145,8 +145,9 @@ extension Publishers.Multicast {
 
         @inlinable
         internal func receive(_ input: Output) -> Subscribers.Demand {
-            guard link.handOff.enter("Multicast"), let downstream else { return .none }
-            let demand = downstream.receive(input)
+            guard link.handOff.enter("Multicast") else { return .none }
+            // Borrowed: the hand-off leaves a cancel's release to the end of this delivery.
+            let demand = InPlace.receive(input, by: &downstream) ?? .none
             if link.handOff.leave() {
                 self.downstream = nil
                 return .none
