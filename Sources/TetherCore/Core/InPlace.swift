@@ -25,6 +25,15 @@ package enum InPlace {
         closure?(value)
     }
 
+    /// Applies the closure kept in `closure`, if any, to `value`.
+    /// - Returns: What the closure returned, or `nil` when none is kept.
+    @inlinable @inline(never)
+    package static func apply<Value, Result>(_ closure: inout ((Value) throws -> Result)?, to value: Value) throws
+        -> Result?
+    {
+        try closure?(value)
+    }
+
     /// Hands `input` to the subscriber kept in `subscriber`.
     /// - Returns: The subscriber's demand, or `nil` when none is kept.
     @inlinable @inline(never)

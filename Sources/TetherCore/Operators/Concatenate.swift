@@ -130,7 +130,9 @@ extension Publishers.Concatenate {
 
         @inlinable
         internal func receive(_ input: Output, from part: Part) -> Subscribers.Demand {
-            guard handOff.enterIfSubscribed(), let owned else { return .none }
+            // Delivered through `heldSubscriber`, the same subscriber in a `let`: binding `owned`
+            // copied it and the suffix, a retain and a release of each reference they hold.
+            guard handOff.enterIfSubscribed(), owned != nil else { return .none }
             // The one lock a value takes: it also turns away a value from a publisher that is
             // not current (the suffix before its subscription, the prefix after its finish) and,
             // as Combine does, one the prefix sends beyond the demand.
@@ -144,7 +146,7 @@ extension Publishers.Concatenate {
                     return false
                 }
             }
-            let demand = current ? owned.downstream.receive(input) : .none
+            let demand = current ? heldSubscriber.receive(input) : .none
             if demand > 0, case .first = part {
                 control.withLock { $0.unmet += demand }
             }

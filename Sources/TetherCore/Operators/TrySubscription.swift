@@ -28,17 +28,6 @@ where Downstream.Failure == any Error {
     @usableFromInline
     internal typealias Step = (Input) throws -> Downstream.Input?
 
-    /// What the serial path needs; `nil` once released.
-    @usableFromInline
-    internal struct Owned {
-        @usableFromInline let step: Step
-
-        @inlinable
-        init(step: @escaping Step) {
-            self.step = step
-        }
-    }
-
     @usableFromInline
     internal let link = UpstreamLink()
 
@@ -47,10 +36,11 @@ where Downstream.Failure == any Error {
     @usableFromInline
     internal let downstream: Downstream
 
-    /// Read and written only on the serial path, or by the side the hand-off names.
+    /// What the serial path needs; `nil` once released. Read and written only on the serial path,
+    /// or by the side the hand-off names, and so called where it is kept (``InPlace``).
     @usableFromInline
     @exclusivity(unchecked)
-    internal var owned: Owned?
+    internal var step: Step?
 
     @usableFromInline
     internal let name: StaticString
@@ -74,7 +64,7 @@ where Downstream.Failure == any Error {
         self.afterEnd = afterEnd
         self.mirror = mirror
         self.downstream = downstream
-        owned = Owned(step: step)
+        self.step = step
         Ledger.enter(self)
     }
 
@@ -98,7 +88,7 @@ where Downstream.Failure == any Error {
     @inlinable
     internal func release() {
         if case .ignore = afterEnd {
-            owned = nil
+            step = nil
         }
     }
 
@@ -108,9 +98,9 @@ where Downstream.Failure == any Error {
             return receiveUntilTheEnd(input)
         }
         // The step is never released, so it needs no hand-off; only the serial path touches it.
-        guard let owned else { return .none }
         do {
-            guard let output = try owned.step(input) else { return .max(1) }
+            guard let stepped = try InPlace.apply(&step, to: input) else { return .none }
+            guard let output = stepped else { return .max(1) }
             return downstream.receive(output)
         } catch {
             fail(error)
@@ -126,10 +116,11 @@ where Downstream.Failure == any Error {
             case .ignore: link.handOff.enterIfSubscribed()
             case .forwardValues, .forwardAll: link.handOff.enterEvenBeforeSubscription()
             }
-        guard entered, let owned else { return .none }
+        guard entered else { return .none }
         let demand: Subscribers.Demand
         do {
-            if let output = try owned.step(input) {
+            guard let stepped = try InPlace.apply(&step, to: input) else { return .none }
+            if let output = stepped {
                 demand = downstream.receive(output)
             } else {
                 demand = .max(1)

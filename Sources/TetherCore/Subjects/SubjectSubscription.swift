@@ -189,11 +189,12 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         let ranInTurn = inTurn {
             if lane.isOpen {
                 // Demand is unlimited, so what the subscriber returns changes nothing. A cancel
-                // meanwhile leaves the subscriber for the end of this turn to let go of.
+                // meanwhile leaves the subscriber for the end of this turn to let go of, so it
+                // is called where it is kept.
                 if let box = erasedSerial {
                     _ = box.receive(value)
                 } else {
-                    _ = serial.unsafelyUnwrapped.receive(value)
+                    _ = InPlace.receive(value, by: &serial)
                 }
                 if leftInTurn {
                     drain()

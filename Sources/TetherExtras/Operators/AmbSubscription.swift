@@ -75,8 +75,9 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
         case .won(let losers):
             for loser in losers { loser.cancel() }
         }
-        guard handOff.enter("Amb"), let downstream else { return .none }
-        let more = downstream.receive(input)
+        guard handOff.enter("Amb") else { return .none }
+        // Borrowed: the hand-off leaves a cancel's release to the end of this delivery.
+        let more = InPlace.receive(input, by: &downstream) ?? .none
         if handOff.leave() {
             self.downstream = nil
             return .none

@@ -142,12 +142,13 @@ where Machine.Slots.Output == Downstream.Input {
                 guard let value = output.take() else {
                     preconditionFailure("\(Machine.name): a delivery was handed out without its output")
                 }
-                // A drainer's `downstream` is set (only the drainer lets go of it meanwhile). Where the
-                // family keeps the same subscriber in a `let`, it is called there: read from the
-                // `var`, it is copied, a retain and a release of each reference it holds, per value.
+                // A drainer's `downstream` is set (only the drainer lets go of it meanwhile), so it
+                // is called where it is kept (``InPlace``); where the family keeps the same
+                // subscriber in a `let`, it is called there, which needs not even that.
                 let more =
                     Machine.holdsSubscriberForLife
-                    ? heldSubscriber.unsafelyUnwrapped.receive(value) : downstream?.receive(value) ?? .none
+                    ? heldSubscriber.unsafelyUnwrapped.receive(value)
+                    : InPlace.receive(value, by: &downstream) ?? .none
                 // Settled: the turn is over with nothing to do, which an idle outcome says.
                 (outcome, output) = machine.withLock {
                     $0.settle(more) ? (CombiningOutcome(), nil) : $0.delivered(more)

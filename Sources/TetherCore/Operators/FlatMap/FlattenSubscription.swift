@@ -83,7 +83,12 @@ where
                 if let box = subscription.erasedDownstream {
                     return box.receive(value)
                 }
-                return subscription.holdingToken.receive(value)
+                // Called where it is kept (``InPlace``): only the drain token's holder touches it.
+                guard let more = InPlace.receive(value, by: &subscription.state.downstream) else {
+                    preconditionFailure(
+                        "\(subscription.name) delivered without its downstream: the drain token was not held")
+                }
+                return more
             case .completion(let completion):
                 subscription.holdingToken.receive(completion: completion)
                 return .none

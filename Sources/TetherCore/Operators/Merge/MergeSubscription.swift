@@ -54,8 +54,10 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
     @inlinable
     internal func sideReceive(_ index: Int, _ input: Downstream.Input) -> Subscribers.Demand {
         let arrival = machine.withLock { $0.receive(index, input) }
-        guard case .deliverNow(let refill) = arrival, let downstream else { return .none }
-        let more = downstream.receive(input)
+        guard case .deliverNow(let refill) = arrival else { return .none }
+        // Borrowed where it is kept: the machine names this thread the drainer, and a cancel
+        // meanwhile leaves the release to it.
+        let more = InPlace.receive(input, by: &downstream) ?? .none
         // The usual case, nothing queued meanwhile, settles without building a `Step`.
         if let step = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) {
             drain(step)
@@ -97,7 +99,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
                 downstream = nil
                 return
             case .deliver(let value, let refill):
-                let more = downstream?.receive(value as! Downstream.Input) ?? .none
+                let more = InPlace.receive(value as! Downstream.Input, by: &downstream) ?? .none
                 refill?.request(.max(1))
                 step = machine.withLock { $0.delivered(more) }
             case .complete(let completion):
