@@ -62,6 +62,28 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(label.text)
     }
 
+    // What `receive(on:)` a serial queue cannot do without: one `async` a value, sent from this
+    // thread and run on the queue, measured until the last has run.
+    Catalog.receiveOnDispatch.register { benchmark in
+        let queue = DispatchQueue(label: "receive-on")
+        let arrived = DispatchSemaphore(value: 0)
+        let tally = Tally()
+        let expected = benchmark.scaledIterations.count
+        // The work runs on the queue, one block at a time, in order.
+        nonisolated(unsafe) let receive = identity({ (value: Int) in
+            tally.sum &+= value
+            tally.count += 1
+            if tally.count == expected { arrived.signal() }
+        })
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            queue.async { receive(value) }
+        }
+        arrived.wait()
+        benchmark.stopMeasurement()
+        blackHole(tally.sum)
+    }
+
     Catalog.passthroughOne.register { benchmark in
         let tally = Tally()
         let receive = identity({ (value: Int) in tally.sum &+= value })
@@ -182,8 +204,9 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-final class Tally {
+final class Tally: @unchecked Sendable {
     var sum = 0
+    var count = 0
 }
 
 final class Label {
