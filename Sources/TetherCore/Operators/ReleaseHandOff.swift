@@ -103,6 +103,26 @@ package struct ReleaseHandOff: ~Copyable, Sendable {
         bits.bitwiseOr(Self.stopped, ordering: .acquiringAndReleasing)
     }
 
+    /// Serial path, ending the stream where a delivery may still be in flight beneath the caller
+    /// on this thread (a publisher that completes from inside its subscriber's `receive(_:)`),
+    /// for state that delivery calls where it is kept (``InPlace``): it must not be let go of
+    /// under it.
+    /// - Parameter entered: Whether the caller is inside a delivery that `enter…` began.
+    /// - Returns: `true` when no other delivery is in flight: the caller releases the state now
+    ///   (its own delivery stays counted, so a later stop releases nothing). `false` when one is:
+    ///   the caller's delivery, if any, is taken back, and the outermost delivery's ``leave()``
+    ///   tells it to release the state.
+    @inlinable
+    package func stopBeneathDeliveries(entered: Bool) -> Bool {
+        let own: UInt32 = entered ? 1 : 0
+        let old = bits.bitwiseOr(Self.stopped, ordering: .acquiringAndReleasing).oldValue
+        if old >> 2 == own { return true }
+        if entered {
+            bits.wrappingSubtract(Self.delivery, ordering: .acquiringAndReleasing)
+        }
+        return false
+    }
+
     /// Downstream side, ending the stream (`cancel`).
     /// - Returns: `true` when no delivery is in flight and the caller must release the state;
     ///   `false` when the delivery in flight will release it as it leaves.

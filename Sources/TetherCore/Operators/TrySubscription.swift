@@ -141,9 +141,13 @@ where Downstream.Failure == any Error {
     @inlinable
     internal func fail(_ error: any Error) {
         let previous = link.end(evenBeforeSubscription: true)
-        // Still inside the delivery `enter` began, so the state is ours whoever ended the stream.
-        link.handOff.stopFromSerialPath()
-        release()
+        // Still inside the delivery `enter` began (where the step is released at the end), so the
+        // state is ours whoever ended the stream; beneath another delivery, from a step that
+        // reentered, that delivery's step is still running where it is kept and lets it go.
+        let entered = if case .ignore = afterEnd { true } else { false }
+        if link.handOff.stopBeneathDeliveries(entered: entered) {
+            release()
+        }
         switch previous {
         case .subscribed(let upstream):
             upstream.cancel()
@@ -170,8 +174,9 @@ where Downstream.Failure == any Error {
             }
             return
         case .awaitingSubscription, .subscribed:
-            link.handOff.stopFromSerialPath()
-            release()
+            if link.handOff.stopBeneathDeliveries(entered: false) {
+                release()
+            }
             downstream.receive(completion: completion.eraseError())
         case .terminal:
             return

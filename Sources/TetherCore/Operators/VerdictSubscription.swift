@@ -193,8 +193,11 @@ where Downstream.Input == Input {
         // nothing is delivered then.
         let upstream = link.endIfSubscribed()
         if upstream == nil, !inDelivery { return }
-        link.handOff.stopFromSerialPath()
-        release()
+        // Beneath a delivery still in flight on this thread (a step that made its upstream
+        // complete or send again), that delivery's step is running unretained: it lets go.
+        if link.handOff.stopBeneathDeliveries(entered: inDelivery) {
+            release()
+        }
         guard let upstream else { return }
         if cancellingUpstream { upstream.cancel() }
         downstream.receive(completion: completion)

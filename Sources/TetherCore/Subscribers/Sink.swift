@@ -109,9 +109,13 @@ extension Subscribers {
             // A completion after a cancel finds the closures gone (or going, with the delivery in
             // flight that will release them).
             guard handOff.enterEvenBeforeSubscription() else { return }
-            handOff.stopFromSerialPath()
             let receiveCompletion = onCompletion
-            releaseClosures()
+            // From inside a value's delivery (a publisher that completes reentrantly), the value
+            // closure is still running where it is kept: that delivery lets go of both as it
+            // leaves.
+            if handOff.stopBeneathDeliveries(entered: true) {
+                releaseClosures()
+            }
             // One lock for both ends; the subscription is released after it, and the handlers
             // run after the completion closure (one observed meanwhile is told the sink ended).
             let (_, handlers) = lock.withLock { _ in (UpstreamStatus.end(&status), termination.end()) }

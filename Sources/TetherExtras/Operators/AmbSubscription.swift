@@ -89,9 +89,12 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
     internal func sideReceive(_ index: Int, completion: Subscribers.Completion<Downstream.Failure>) {
         guard let losers = state.withLock({ $0.complete(index) }) else { return }
         for loser in losers { loser.cancel() }
-        handOff.stopFromSerialPath()
         let released = downstream
-        downstream = nil
+        // From inside a value's delivery (a competitor that completes reentrantly), the
+        // subscriber is still being called where it is kept: that delivery lets go of it.
+        if handOff.stopBeneathDeliveries(entered: false) {
+            downstream = nil
+        }
         released?.receive(completion: completion)
     }
 

@@ -163,9 +163,12 @@ extension Publishers.Multicast {
         @inlinable
         internal func receive(completion: Subscribers.Completion<Failure>) {
             guard case .subscribed = link.end(evenBeforeSubscription: true) else { return }
-            link.handOff.stopFromSerialPath()
             let released = downstream
-            downstream = nil
+            // From inside a value's delivery (a subject that completes reentrantly), the
+            // subscriber is still being called where it is kept: that delivery lets go of it.
+            if link.handOff.stopBeneathDeliveries(entered: false) {
+                downstream = nil
+            }
             released?.receive(completion: completion)
         }
 
