@@ -14,8 +14,10 @@
 ///
 /// Sound only where nothing writes the property while the call runs. That is what the hand-offs
 /// of a serial path guarantee (``ReleaseHandOff``, ``SubjectLane``): a cancel from inside the
-/// call, or from another thread, leaves the release to the end of the delivery, and the serial
-/// path itself does not overlap. Every caller names the protocol it relies on.
+/// call, or from another thread, and a completion that reenters the delivery
+/// (``ReleaseHandOff/stopBeneathDeliveries(entered:)``) leave the release to the end of the
+/// delivery, and the serial path itself does not overlap. Every caller names the protocol it
+/// relies on.
 /// Docs/FastWithoutTheSpecialiser.md, "Subscribers kept where calls borrow them", has the rest.
 @usableFromInline
 package enum InPlace {
