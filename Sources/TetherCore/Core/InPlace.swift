@@ -5,8 +5,8 @@
 /// could change during the call: a retain and a release of every reference the value holds, each
 /// an atomic read-modify-write. Passed `inout`, the storage belongs to the callee for the length
 /// of the call (the law of exclusivity), so the optimiser borrows the value in place and the copy
-/// goes (a send to a subject's `sink`: 312 to 279 instructions, two read-modify-writes fewer; a
-/// `share()` with three subscribers: 1,925 to 1,598).
+/// goes (a send to a subject's `sink`: 312 to 288 instructions, two read-modify-writes fewer; a
+/// `share()` with three subscribers: 1,925 to 1,535).
 ///
 /// Kept out of line on purpose: inlined, the `inout` parameter is the class's property again and
 /// the optimiser went back to copying a relay (`share()`'s subscription, 1,535 instructions a
