@@ -37,11 +37,11 @@ package enum InPlace {
     }
 
     /// Hands `input` to the subscriber kept in `subscriber`.
-    /// - Returns: The subscriber's demand, or `nil` when none is kept.
+    /// - Returns: The subscriber's demand, or `.none` when none is kept.
     @inlinable @inline(never)
     package static func receive<Downstream: Subscriber>(
         _ input: Downstream.Input, by subscriber: inout Downstream?
-    ) -> Subscribers.Demand? {
-        subscriber?.receive(input)
+    ) -> Subscribers.Demand {
+        subscriber?.receive(input) ?? .none
     }
 }

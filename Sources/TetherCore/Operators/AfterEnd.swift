@@ -12,4 +12,10 @@ package enum AfterEnd: Sendable {
     case deliverAndFailAgain
     /// Like `deliverAndFailAgain`, except that a throw after the end sends nothing (`tryScan`).
     case deliver
+
+    /// Whether the closure is let go of when the stream ends (and a value after it ignored).
+    @inlinable
+    package var releasesTheClosure: Bool {
+        if case .ignore = self { true } else { false }
+    }
 }

@@ -87,14 +87,14 @@ where Downstream.Failure == any Error {
     /// Lets go of the step once the stream is over, unless values still go through it.
     @inlinable
     internal func release() {
-        if case .ignore = afterEnd {
+        if afterEnd.releasesTheClosure {
             step = nil
         }
     }
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        if case .ignore = afterEnd {
+        if afterEnd.releasesTheClosure {
             return receiveUntilTheEnd(input)
         }
         // The step is never released, so it needs no hand-off; only the serial path touches it.
@@ -144,8 +144,7 @@ where Downstream.Failure == any Error {
         // Still inside the delivery `enter` began (where the step is released at the end), so the
         // state is ours whoever ended the stream; beneath another delivery, from a step that
         // reentered, that delivery's step is still running where it is kept and lets it go.
-        let entered = if case .ignore = afterEnd { true } else { false }
-        if link.handOff.stopBeneathDeliveries(entered: entered) {
+        if link.handOff.stopBeneathDeliveries(entered: afterEnd.releasesTheClosure) {
             release()
         }
         switch previous {

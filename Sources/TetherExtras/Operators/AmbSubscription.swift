@@ -77,7 +77,7 @@ internal final class AmbSubscription<Downstream: Subscriber>: Subscription, Cust
         }
         guard handOff.enter("Amb") else { return .none }
         // Borrowed: the hand-off leaves a cancel's release to the end of this delivery.
-        let more = InPlace.receive(input, by: &downstream) ?? .none
+        let more = InPlace.receive(input, by: &downstream)
         if handOff.leave() {
             self.downstream = nil
             return .none

@@ -148,7 +148,7 @@ where Machine.Slots.Output == Downstream.Input {
                 let more =
                     Machine.holdsSubscriberForLife
                     ? heldSubscriber.unsafelyUnwrapped.receive(value)
-                    : InPlace.receive(value, by: &downstream) ?? .none
+                    : InPlace.receive(value, by: &downstream)
                 // Settled: the turn is over with nothing to do, which an idle outcome says.
                 (outcome, output) = machine.withLock {
                     $0.settle(more) ? (CombiningOutcome(), nil) : $0.delivered(more)

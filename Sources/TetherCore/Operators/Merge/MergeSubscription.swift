@@ -57,7 +57,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
         guard case .deliverNow(let refill) = arrival else { return .none }
         // Borrowed where it is kept: the machine names this thread the drainer, and a cancel
         // meanwhile leaves the release to it.
-        let more = InPlace.receive(input, by: &downstream) ?? .none
+        let more = InPlace.receive(input, by: &downstream)
         // The usual case, nothing queued meanwhile, settles without building a `Step`.
         if let step = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) {
             drain(step)
@@ -99,7 +99,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
                 downstream = nil
                 return
             case .deliver(let value, let refill):
-                let more = InPlace.receive(value as! Downstream.Input, by: &downstream) ?? .none
+                let more = InPlace.receive(value as! Downstream.Input, by: &downstream)
                 refill?.request(.max(1))
                 step = machine.withLock { $0.delivered(more) }
             case .complete(let completion):

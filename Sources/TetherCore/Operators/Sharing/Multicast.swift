@@ -147,7 +147,7 @@ extension Publishers.Multicast {
         internal func receive(_ input: Output) -> Subscribers.Demand {
             guard link.handOff.enter("Multicast") else { return .none }
             // Borrowed: the hand-off leaves a cancel's release to the end of this delivery.
-            let demand = InPlace.receive(input, by: &downstream) ?? .none
+            let demand = InPlace.receive(input, by: &downstream)
             if link.handOff.leave() {
                 self.downstream = nil
                 return .none
