@@ -43,6 +43,20 @@ internal struct SwitchState {
         case fail((any Subscription)?)
     }
 
+    /// What a new inner publisher leads to. Its own enum rather than a tuple holding an optional
+    /// subscription: returned from the lock on every value, that tuple was copied and destroyed
+    /// through `Optional`'s value witnesses (a run-time type lookup each) even when it held no
+    /// subscription, as it does not for a `Just` (Docs/FastWithoutTheSpecialiser.md).
+    @usableFromInline
+    internal enum NextInner {
+        /// The stream is cancelled or the outer publisher has completed: the inner is ignored.
+        case ignore
+        /// Inner `index` is current; `deliver` as for ``SwitchState/switchToValueAtHand()``.
+        case switched(index: Int, deliver: Bool)
+        /// The same, and `previous`, the subscription of the inner it replaces, is to be cancelled.
+        case replacing(index: Int, deliver: Bool, previous: any Subscription)
+    }
+
     /// What an inner's completion leads to.
     @usableFromInline
     internal enum InnerEnding {
@@ -60,34 +74,50 @@ internal struct SwitchState {
         return true
     }
 
-    /// A new inner publisher: its number, and the previous inner to cancel; `nil` when the
-    /// stream is cancelled or the outer publisher has completed, and the inner is ignored.
+    /// A new inner publisher: its number, and the previous inner to cancel, if it had a
+    /// subscription; ``NextInner/ignore`` when the stream is cancelled or the outer publisher has
+    /// completed.
     @inlinable
-    mutating func switchToNext() -> (index: Int, previous: (any Subscription)?)? {
-        guard !cancelled, !outerFinished else { return nil }
-        let previous = inner
-        inner = nil
+    mutating func switchToNext() -> NextInner {
+        guard !cancelled, !outerFinished else { return .ignore }
         valueAtHand = false
         current = next
         next &+= 1
         awaitingInner = true
-        return (current, previous)
+        return handOut(deliver: false)
     }
 
     /// A new inner publisher whose one value is at hand (a `Just`), so that subscribing to it
     /// would only hand that value over: with demand outstanding, the inner is switched to and
     /// its value counted as delivered, as its subscription and value would be, and the caller
     /// delivers it and then completes the inner (``innerCompleted(_:failed:)``). Without demand
-    /// (`deliver` is `false`) the caller subscribes to the inner as usual. `nil` as for
-    /// ``switchToNext()``.
+    /// (`deliver` is `false`) the caller subscribes to the inner as usual.
     @inlinable
-    mutating func switchToValueAtHand() -> (index: Int, previous: (any Subscription)?, deliver: Bool)? {
-        guard let (index, previous) = switchToNext() else { return nil }
-        guard demand > 0 else { return (index, previous, false) }
-        awaitingInner = false
-        valueAtHand = true
-        demand -= 1
-        return (index, previous, true)
+    mutating func switchToValueAtHand() -> NextInner {
+        guard !cancelled, !outerFinished else { return .ignore }
+        current = next
+        next &+= 1
+        let deliver = demand > 0
+        if deliver {
+            awaitingInner = false
+            valueAtHand = true
+            demand -= 1
+        } else {
+            awaitingInner = true
+            valueAtHand = false
+        }
+        return handOut(deliver: deliver)
+    }
+
+    /// The current inner, with the previous one's subscription moved out of the state.
+    @inlinable
+    mutating func handOut(deliver: Bool) -> NextInner {
+        switch inner.take() {
+        case .some(let previous):
+            return .replacing(index: current, deliver: deliver, previous: previous)
+        case .none:
+            return .switched(index: current, deliver: deliver)
+        }
     }
 
     @inlinable
@@ -154,8 +184,13 @@ internal struct SwitchState {
         precondition(
             !awaitingInner,
             "A publisher must send the subscription before its completion: SwitchToLatest's inner did not")
-        inner = nil
-        valueAtHand = false
+        // A value at hand had no subscription. Assigning `nil` to a `nil` subscription still
+        // destroys it, through `Optional`'s value witness, on every value at hand.
+        if valueAtHand {
+            valueAtHand = false
+        } else {
+            inner = nil
+        }
         guard !sentCompletion else { return .nothing }
         if failed {
             cancelled = true

@@ -90,8 +90,7 @@ where
     /// Subscribes to a new inner, `input`, in place of the current one.
     @inlinable
     func subscribeInner(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let (index, previous) = state.withLock({ $0.switchToNext() }) else { return .none }
-        previous?.cancel()
+        guard let (index, _) = start(state.withLock { $0.switchToNext() }) else { return .none }
         input.subscribe(Side(self, index: index))
         return .none
     }
@@ -100,8 +99,7 @@ where
     /// and the inner then completed; otherwise `input` is subscribed to as any inner is.
     @inlinable
     func receiveAtHand(_ value: Downstream.Input, _ input: Upstream.Output) -> Subscribers.Demand {
-        guard let (index, previous, deliver) = state.withLock({ $0.switchToValueAtHand() }) else { return .none }
-        previous?.cancel()
+        guard let (index, deliver) = start(state.withLock { $0.switchToValueAtHand() }) else { return .none }
         guard deliver else {
             input.subscribe(Side(self, index: index))
             return .none
@@ -116,6 +114,21 @@ where
             self.deliver { downstream.receive(completion: .finished) }
         }
         return .none
+    }
+
+    /// Cancels the inner that `next` replaces, if it had a subscription, and returns the new
+    /// inner's number and whether its value goes downstream now; `nil` when it is ignored.
+    @inlinable
+    func start(_ next: consuming SwitchState.NextInner) -> (index: Int, deliver: Bool)? {
+        switch consume next {
+        case .ignore:
+            return nil
+        case .switched(let index, let deliver):
+            return (index, deliver)
+        case .replacing(let index, let deliver, let previous):
+            previous.cancel()
+            return (index, deliver)
+        }
     }
 
     @inlinable
