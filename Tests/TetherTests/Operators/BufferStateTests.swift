@@ -28,8 +28,10 @@ final class BufferStateTests: TetherTestCase {
             case .complete(let completion, _):
                 log.append("complete \(completion)")
                 step = state.next()
-            case .idle(let owed, let upstream):
-                if owed > 0 { log.append("owe \(owed) to \(upstream.map { "\($0)" } ?? "nobody")") }
+            case .idle(.request(let owed, let upstream)):
+                log.append("owe \(owed) to \(upstream)")
+                return log
+            case .idle(.nothing):
                 return log
             }
         }
@@ -54,7 +56,7 @@ final class BufferStateTests: TetherTestCase {
     func testAValueWithDemandGoesStraightThrough() {
         var (state, _) = subscribed()
         _ = drain(&state, from: state.handedOver())
-        guard case .idle(.none, nil) = state.request(.max(1)) else { return XCTFail("nothing to deliver yet") }
+        guard case .idle(.nothing) = state.request(.max(1)) else { return XCTFail("nothing to deliver yet") }
         guard case .drain(let step) = state.receive(9) else { return XCTFail("not delivered") }
         XCTAssertEqual(drain(&state, from: step), ["value 9"])
         XCTAssertTrue(state.storage.isEmpty)
@@ -122,6 +124,6 @@ final class BufferStateTests: TetherTestCase {
         XCTAssertEqual(released.storage.elements, [1])
         XCTAssertNil(state.cancel())
         XCTAssertNil(state.request(.max(1)))
-        guard case .idle(.none, nil) = state.next() else { return XCTFail("the loop went on") }
+        guard case .idle(.nothing) = state.next() else { return XCTFail("the loop went on") }
     }
 }

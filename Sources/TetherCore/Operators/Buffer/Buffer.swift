@@ -145,7 +145,7 @@ extension Publishers.Buffer {
             }
             guard let downstream = state.withLock({ $0.downstream }) else { return }
             downstream.receive(subscription: self)
-            requestOwed(run(state.withLock { $0.handedOver() }))
+            run(state.withLock { $0.handedOver() }).request()
         }
 
         @inlinable
@@ -156,7 +156,7 @@ extension Publishers.Buffer {
                 return .none
             case .drain(let step):
                 // On the upstream's own path: what it is owed goes back as returned demand.
-                return run(consume step).demand
+                return run(consume step).demand()
             case .overflow(let makeError):
                 let error = makeError()
                 state.withLock { $0.overflowed(error) }?.cancel()
@@ -186,8 +186,14 @@ extension Publishers.Buffer {
 
         @inlinable
         internal func requestNow(_ demand: Subscribers.Demand) {
-            if let step = state.withLock({ $0.request(demand) }) {
-                requestOwed(run(step))
+            // Moved out of the optional, not bound from it: `if let` copied the step and destroyed
+            // both, through their value witnesses, on every request.
+            let step = state.withLock { $0.request(demand) }
+            switch consume step {
+            case .some(let first):
+                run(consume first).request()
+            case .none:
+                return
             }
         }
 
@@ -200,11 +206,10 @@ extension Publishers.Buffer {
         }
 
         /// The drain loop: performs steps until the machine goes idle.
-        /// - Returns: What the upstream is owed, and whom to ask when this loop did not run on
-        ///   the upstream's own path.
+        /// - Returns: What the upstream is owed: asked of it when this loop did not run on the
+        ///   upstream's own path, returned to it when it did.
         @inlinable
-        internal func run(_ first: consuming State.Step) -> (demand: Subscribers.Demand, upstream: (any Subscription)?)
-        {
+        internal func run(_ first: consuming State.Step) -> BufferRefill {
             var step = first
             while true {
                 // Moved into the switch, not read in place, which copied each step and destroyed
@@ -216,16 +221,9 @@ extension Publishers.Buffer {
                 case .complete(let completion, let released):
                     released.downstream.receive(completion: completion)
                     step = state.withLock { $0.next() }
-                case .idle(let owed, let upstream):
-                    return (owed, upstream)
+                case .idle(let refill):
+                    return refill
                 }
-            }
-        }
-
-        @inlinable
-        internal func requestOwed(_ owed: (demand: Subscribers.Demand, upstream: (any Subscription)?)) {
-            if owed.demand > 0 {
-                owed.upstream?.request(owed.demand)
             }
         }
 

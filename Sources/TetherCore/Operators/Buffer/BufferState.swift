@@ -52,9 +52,8 @@ internal struct BufferState<Downstream: Subscriber> {
         /// Completes the downstream; everything the buffer held is released with it. The loop
         /// goes on: the rest of a batch the completion overtook follows it.
         case complete(Subscribers.Completion<Failure>, Released)
-        /// Nothing to deliver: the loop stops. Carries the demand owed to the upstream
-        /// (`.keepFull`) and, when it is not `.none`, the upstream to ask.
-        case idle(Subscribers.Demand, (any Subscription)?)
+        /// Nothing to deliver: the loop stops. Carries what the upstream is owed (`.keepFull`).
+        case idle(BufferRefill)
     }
 
     /// What became of a value from the upstream.
@@ -245,10 +244,10 @@ internal struct BufferState<Downstream: Subscriber> {
         delivering = false
         guard owed > 0, let subscription = upstream.refillable else {
             owed = 0
-            return .idle(.none, nil)
+            return .idle(.nothing)
         }
         defer { owed = 0 }
-        return .idle(.max(owed), subscription)
+        return .idle(.request(.max(owed), from: subscription))
     }
 
     /// Takes out of the buffer as many values as the downstream has demand for.

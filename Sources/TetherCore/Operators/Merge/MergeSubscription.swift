@@ -58,10 +58,9 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
         // Borrowed where it is kept: the machine names this thread the drainer, and a cancel
         // meanwhile leaves the release to it.
         let more = InPlace.receive(input, by: &downstream)
-        // The usual case, nothing queued meanwhile, settles without building a `Step`.
-        if let step = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) {
-            drain(step)
-        }
+        // The usual case, nothing queued meanwhile, settles without building a `Step` to deliver.
+        // (An optional step, `nil` when settled, was destroyed through `Optional`'s value witness.)
+        drain(machine.withLock { $0.settle(more) ? .idle : $0.delivered(more) })
         return refill ? .max(1) : .none
     }
 
@@ -89,10 +88,12 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
 
     /// Runs the machine's steps as the drainer until it goes idle.
     @inlinable
-    internal func drain(_ step: MergeState.Step) {
-        var step = step
+    internal func drain(_ first: consuming MergeState.Step) {
+        var step = first
         while true {
-            switch step {
+            // Moved into the switch, not read in place, which copies the step (its value and
+            // subscription) and destroys the copy.
+            switch consume step {
             case .idle:
                 return
             case .release:

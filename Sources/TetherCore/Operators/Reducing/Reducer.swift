@@ -185,26 +185,23 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @inlinable
     internal func end(_ ending: Ending, inDelivery: Bool) {
         let action = lock.withLock { _ in state.end(ending.kind, result: serial.result) }
-        if case .nothing = action {
+        // Moved into the switch: checking a case of the action, or reading it in place, copied it
+        // and destroyed the copy through its value witnesses (it is generic in the result).
+        switch consume action {
+        case .nothing:
             guard inDelivery else { return }
             // A cancel during this delivery left the release to it.
             handOff.stopFromSerialPath()
             release()
-            return
-        }
-        // The stream was running, so `cancel` has not released the serial-path state.
-        guard let owned = serial.owned else { preconditionFailure("\(name) lost its state while subscribed") }
-        handOff.stopFromSerialPath()
-        release()
-        switch action {
-        case .nothing:
-            return
         case .park(let cancel):
+            _ = stopRunning()
             cancel?.cancel()
         case .finish(let result, let cancel):
-            cancel?.cancel()
+            _ = stopRunning()
+            if case .some(let upstream) = consume cancel { upstream.cancel() }
             deliver(result, to: downstream)
         case .fail(let cancel):
+            let owned = stopRunning()
             cancel?.cancel()
             switch ending {
             case .upstreamFailed(let failure):
@@ -215,6 +212,16 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
                 preconditionFailure("\(name) failed on a finish")
             }
         }
+    }
+
+    /// Stops the serial path of a stream that was running, so that `cancel` has not released its
+    /// state, and releases that state; returns what it owned.
+    @inlinable
+    internal func stopRunning() -> Serial.Owned {
+        guard let owned = serial.owned else { preconditionFailure("\(name) lost its state while subscribed") }
+        handOff.stopFromSerialPath()
+        release()
+        return owned
     }
 
     @inlinable
@@ -237,7 +244,7 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     internal func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
         // One decision under the lock, so a finish that parks meanwhile cannot be missed.
-        if case .finish(let result, _) = lock.withLock({ _ in state.request() }) {
+        if case .some(let result) = lock.withLock({ _ in state.request() }) {
             deliver(result, to: downstream)
         }
     }

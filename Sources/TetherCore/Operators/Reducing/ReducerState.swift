@@ -96,17 +96,17 @@ internal struct ReducerState<Output> {
     }
 
     /// The downstream requested (any demand: at most one value ever goes down).
-    /// - Returns: `.finish` with the parked result when the ending was waiting for this request;
-    ///   otherwise `.nothing`.
+    /// - Returns: The parked result (itself optional) when the ending was waiting for this
+    ///   request, for the caller to finish with; otherwise `nil`. Not an ``Action``: dropped
+    ///   unused, its empty subscription was destroyed through `Optional`'s value witness.
     @inlinable
-    mutating func request() -> Action {
+    mutating func request() -> Output?? {
         if upstream.isSubscribed() {
             requested = true
-            return .nothing
+            return nil
         }
-        guard case .some(let result) = parked else { return .nothing }
-        parked = nil
-        return .finish(result, cancel: nil)
+        defer { parked = nil }
+        return parked
     }
 
     /// The downstream cancelled.

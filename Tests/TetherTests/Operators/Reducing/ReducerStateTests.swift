@@ -45,7 +45,12 @@ final class ReducerStateTests: XCTestCase {
     }
 
     private var request: Step {
-        Step { "request: \(self.describe($0.request()))" }
+        Step { state in
+            switch state.request() {
+            case .some(let result): "request: finish with \(self.describe(result))"
+            case .none: "request: nothing"
+            }
+        }
     }
 
     private var cancel: Step {
@@ -67,7 +72,7 @@ final class ReducerStateTests: XCTestCase {
             [
                 "attach upstream: true -> subscribed(upstream) requested false not parked",
                 "end upstreamFinished with 6: park, cancel nil -> terminal requested false parked(6)",
-                "request: finish with 6, cancel nil -> terminal requested false not parked",
+                "request: finish with 6 -> terminal requested false not parked",
                 "request: nothing -> terminal requested false not parked",
                 "cancel: upstream nil, drops no parked result -> terminal requested false not parked",
             ])
@@ -91,7 +96,7 @@ final class ReducerStateTests: XCTestCase {
             [
                 "attach upstream: true -> subscribed(upstream) requested false not parked",
                 "end settled with 1: park, cancel upstream -> terminal requested false parked(1)",
-                "request: finish with 1, cancel nil -> terminal requested false not parked",
+                "request: finish with 1 -> terminal requested false not parked",
             ])
         XCTAssertEqual(
             history([attach(upstream), request, end(.settled, result: 1)]),
