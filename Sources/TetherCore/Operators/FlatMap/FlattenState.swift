@@ -79,6 +79,12 @@ internal struct FlattenState<Value, Failure: Error> {
 
         @inlinable
         init() {}
+
+        /// Effects that only drain.
+        @inlinable
+        init(drain: Drain) {
+            self.drain = drain
+        }
     }
 
     /// What to do with a value from an inner publisher.

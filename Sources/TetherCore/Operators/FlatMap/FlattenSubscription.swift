@@ -211,9 +211,8 @@ where
             case false?:
                 return
             case true?:
-                var finishing = Machine.Effects()
-                finishing.drain = .complete(.finished)
-                perform(finishing)
+                // Made where it is passed: a variable handed over was copied.
+                perform(Machine.Effects(drain: .complete(.finished)))
             case nil:
                 perform(withMachine { $0.upstreamFinished() })
             }
@@ -303,14 +302,17 @@ where
     /// Makes the calls the machine asked for, then runs the drain loop until the token is free
     /// or the downstream let go of.
     @inlinable
-    internal func perform(_ effects: Machine.Effects) {
-        var effects = effects
+    internal func perform(_ effects: consuming Machine.Effects) {
         var unlimited: [any Subscription] = []
         while true {
+            // The request and the drain are moved out, not read in place: read, each was copied
+            // and the copy destroyed, through the effects' value witnesses.
             for subscription in effects.cancels { subscription.cancel() }
-            if let (subscription, demand) = effects.request { subscription.request(demand) }
+            if case .some(let (subscription, demand)) = effects.request.take() { subscription.request(demand) }
             if !effects.unlimited.isEmpty { unlimited += effects.unlimited }
-            switch effects.drain {
+            var drain = Machine.Drain.idle
+            swap(&drain, &effects.drain)
+            switch consume drain {
             case .idle:
                 for subscription in unlimited { subscription.request(.unlimited) }
                 return
