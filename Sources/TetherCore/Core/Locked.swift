@@ -25,8 +25,10 @@ package struct Locked<State>: ~Copyable {
     package let handoff = Atomic<Bool>(false)
     #endif
 
+    /// Takes `initial` over rather than copying it: borrowed, a state that holds subscriptions
+    /// was copied into the mutex and the original destroyed, through its value witnesses.
     @inlinable @inline(__always)
-    package init(_ initial: State) {
+    package init(_ initial: consuming State) {
         mutex = Mutex(Unchecked(initial))
     }
 
@@ -70,7 +72,7 @@ package struct Unchecked<Value>: @unchecked Sendable {
     package var value: Value
 
     @inlinable
-    package init(_ value: Value) { self.value = value }
+    package init(_ value: consuming Value) { self.value = value }
 }
 
 // A `Mutex` is `Sendable` for any value, because `withLock` transfers the value in and out with

@@ -57,6 +57,15 @@ internal struct SwitchState {
         case replacing(index: Int, deliver: Bool, previous: any Subscription)
     }
 
+    /// A subscription to call once the lock is released, if there is one: its own enum, as
+    /// ``NextInner`` is, since an optional subscription handed out and dropped is copied and
+    /// destroyed through `Optional`'s value witnesses.
+    @usableFromInline
+    internal enum Target {
+        case none
+        case on(any Subscription)
+    }
+
     /// What an inner's completion leads to.
     @usableFromInline
     internal enum InnerEnding {
@@ -135,11 +144,13 @@ internal struct SwitchState {
         return .finish
     }
 
-    /// The downstream asked for more: the inner to pass it on to.
+    /// The downstream asked for more: the inner to pass it on to, if it has a subscription.
     @inlinable
-    mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
+    mutating func request(_ more: Subscribers.Demand) -> Target {
         demand += more
-        return inner
+        // A value at hand has no subscription; asking `inner` would copy it.
+        guard !valueAtHand, let inner else { return .none }
+        return .on(inner)
     }
 
     /// The subscriptions to cancel.

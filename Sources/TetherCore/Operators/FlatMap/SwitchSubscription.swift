@@ -16,7 +16,9 @@ where
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 
-    @usableFromInline let state = Locked(SwitchState())
+    /// Set in the initialiser rather than by a default value, which is compiled into a function
+    /// of its own that copied the state out through its value witnesses.
+    @usableFromInline let state: Locked<SwitchState>
     @usableFromInline let turn = DownstreamTurn()
     @usableFromInline let downstream: Downstream
     /// The inner publishers are `Just`s (or `Just`s given a failure type), whose one value is at
@@ -29,6 +31,7 @@ where
     @inlinable
     init(downstream: Downstream) {
         self.downstream = downstream
+        state = Locked(SwitchState())
         innersAreJust = isJust(Upstream.Output.self)
         erasedInners = erasedInnerShape(Upstream.Output.self)
         Ledger.enter(self)
@@ -150,7 +153,9 @@ where
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: SwitchToLatest was asked for .none")
-        state.withLock { $0.request(demand) }?.request(demand)
+        if case .on(let inner) = state.withLock({ $0.request(demand) }) {
+            inner.request(demand)
+        }
     }
 
     @inlinable
