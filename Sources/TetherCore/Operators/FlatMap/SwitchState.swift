@@ -12,9 +12,9 @@
 @usableFromInline
 internal struct SwitchState {
     /// The outer publisher's subscription, until it completes or is cancelled.
-    @usableFromInline var outer: (any Subscription)?
+    @usableFromInline var outer = Target.none
     /// The current inner's subscription, once it has arrived and until the inner completes.
-    @usableFromInline var inner: (any Subscription)?
+    @usableFromInline var inner = Target.none
     /// The number of the current inner; signals from any other are ignored. Numbers wrap: two
     /// inners alive at once are never that far apart.
     @usableFromInline var current = 0
@@ -40,7 +40,7 @@ internal struct SwitchState {
         case nothing
         case finish
         /// Cancel the inner, if any, and fail the downstream.
-        case fail((any Subscription)?)
+        case fail(Target)
     }
 
     /// What a new inner publisher leads to. Its own enum rather than a tuple holding an optional
@@ -57,13 +57,36 @@ internal struct SwitchState {
         case replacing(index: Int, deliver: Bool, previous: any Subscription)
     }
 
-    /// A subscription to call once the lock is released, if there is one: its own enum, as
-    /// ``NextInner`` is, since an optional subscription handed out and dropped is copied and
-    /// destroyed through `Optional`'s value witnesses.
+    /// A subscription, or none: how the state keeps the outer's and the inner's, and hands one
+    /// out to be called once the lock is released. Its own enum rather than an optional, for the
+    /// reason ``NextInner`` is: an optional subscription is copied, destroyed, and assigned over
+    /// through `Optional`'s value witnesses, which look the payload's type up, empty or not.
     @usableFromInline
     internal enum Target {
         case none
         case on(any Subscription)
+
+        /// Whether there is no subscription.
+        @inlinable
+        var isNone: Bool {
+            if case .none = self { true } else { false }
+        }
+
+        /// Moves the subscription out, leaving none.
+        @inlinable
+        mutating func take() -> Target {
+            var taken = Target.none
+            swap(&taken, &self)
+            return taken
+        }
+
+        /// Cancels the subscription, if there is one.
+        @inlinable
+        consuming func cancel() {
+            if case .on(let subscription) = consume self {
+                subscription.cancel()
+            }
+        }
     }
 
     /// What an inner's completion leads to.
@@ -72,14 +95,14 @@ internal struct SwitchState {
         case nothing
         case finish
         /// Cancel the outer publisher, if still subscribed, and fail the downstream.
-        case fail((any Subscription)?)
+        case fail(Target)
     }
 
     /// The outer subscription arrived: `false` when it must be cancelled instead.
     @inlinable
     mutating func attachOuter(_ subscription: any Subscription) -> Bool {
-        guard outer == nil, !cancelled else { return false }
-        outer = subscription
+        guard outer.isNone, !cancelled else { return false }
+        outer = .on(subscription)
         return true
     }
 
@@ -122,7 +145,7 @@ internal struct SwitchState {
     @inlinable
     mutating func handOut(deliver: Bool) -> NextInner {
         switch inner.take() {
-        case .some(let previous):
+        case .on(let previous):
             return .replacing(index: current, deliver: deliver, previous: previous)
         case .none:
             return .switched(index: current, deliver: deliver)
@@ -131,15 +154,14 @@ internal struct SwitchState {
 
     @inlinable
     mutating func outerCompleted(failed: Bool) -> OuterEnding {
-        outer = nil
+        _ = outer.take()
         outerFinished = true
         guard !cancelled else { return .nothing }
         if failed {
-            defer { inner = nil }
             sentCompletion = true
-            return .fail(inner)
+            return .fail(inner.take())
         }
-        guard !awaitingInner, !valueAtHand, inner == nil else { return .nothing }
+        guard !awaitingInner, !valueAtHand, inner.isNone else { return .nothing }
         sentCompletion = true
         return .finish
     }
@@ -148,28 +170,23 @@ internal struct SwitchState {
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> Target {
         demand += more
-        // A value at hand has no subscription; asking `inner` would copy it.
-        guard !valueAtHand, let inner else { return .none }
-        return .on(inner)
+        // A value at hand has no subscription: nothing to copy.
+        return valueAtHand ? .none : inner
     }
 
     /// The subscriptions to cancel.
     @inlinable
-    mutating func cancel() -> (inner: (any Subscription)?, outer: (any Subscription)?) {
+    mutating func cancel() -> (inner: Target, outer: Target) {
         cancelled = true
-        defer {
-            inner = nil
-            outer = nil
-        }
-        return (inner, outer)
+        return (inner.take(), outer.take())
     }
 
     /// Inner `index`'s subscription arrived: the demand to ask it for, or `nil` when it must be
     /// cancelled instead.
     @inlinable
     mutating func attachInner(_ subscription: any Subscription, _ index: Int) -> Subscribers.Demand? {
-        guard index == current, !cancelled, inner == nil else { return nil }
-        inner = subscription
+        guard index == current, !cancelled, inner.isNone else { return nil }
+        inner = .on(subscription)
         awaitingInner = false
         return demand
     }
@@ -195,19 +212,17 @@ internal struct SwitchState {
         precondition(
             !awaitingInner,
             "A publisher must send the subscription before its completion: SwitchToLatest's inner did not")
-        // A value at hand had no subscription. Assigning `nil` to a `nil` subscription still
-        // destroys it, through `Optional`'s value witness, on every value at hand.
+        // A value at hand had no subscription to let go of.
         if valueAtHand {
             valueAtHand = false
         } else {
-            inner = nil
+            _ = inner.take()
         }
         guard !sentCompletion else { return .nothing }
         if failed {
             cancelled = true
             sentCompletion = true
-            defer { outer = nil }
-            return .fail(outer)
+            return .fail(outer.take())
         }
         guard outerFinished else { return .nothing }
         sentCompletion = true

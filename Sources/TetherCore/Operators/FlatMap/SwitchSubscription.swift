@@ -143,7 +143,7 @@ where
         case .finish:
             deliver { downstream.receive(completion: completion) }
         case .fail(let inner):
-            inner?.cancel()
+            inner.cancel()
             deliver { downstream.receive(completion: completion) }
         }
     }
@@ -161,8 +161,8 @@ where
     @inlinable
     func cancel() {
         let (inner, outer) = state.withLock { $0.cancel() }
-        inner?.cancel()
-        outer?.cancel()
+        inner.cancel()
+        outer.cancel()
     }
 
     // MARK: Inner publishers
@@ -197,7 +197,7 @@ where
         case .finish:
             deliver { downstream.receive(completion: completion) }
         case .fail(let outer):
-            outer?.cancel()
+            outer.cancel()
             deliver { downstream.receive(completion: completion) }
         }
     }

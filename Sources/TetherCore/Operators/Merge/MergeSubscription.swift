@@ -58,9 +58,10 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
         // Borrowed where it is kept: the machine names this thread the drainer, and a cancel
         // meanwhile leaves the release to it.
         let more = InPlace.receive(input, by: &downstream)
-        // The usual case, nothing queued meanwhile, settles without building a `Step` to deliver.
-        // (An optional step, `nil` when settled, was destroyed through `Optional`'s value witness.)
-        drain(machine.withLock { $0.settle(more) ? .idle : $0.delivered(more) })
+        // The usual case, nothing queued meanwhile, settles without building a `Step`.
+        if let step = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) {
+            drain(step)
+        }
         return refill ? .max(1) : .none
     }
 
@@ -88,12 +89,10 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
 
     /// Runs the machine's steps as the drainer until it goes idle.
     @inlinable
-    internal func drain(_ first: consuming MergeState.Step) {
-        var step = first
+    internal func drain(_ step: MergeState.Step) {
+        var step = step
         while true {
-            // Moved into the switch, not read in place, which copies the step (its value and
-            // subscription) and destroys the copy.
-            switch consume step {
+            switch step {
             case .idle:
                 return
             case .release:
