@@ -3,14 +3,16 @@
 ///
 /// Decisions are made by a ``FlattenState`` under one lock; the subscription performs them after
 /// unlocking, so no lock is held while it calls the upstream, an inner, the downstream or the
-/// transform. The downstream itself is a plain stored property touched only by whoever holds
-/// the machine's drain token, which is what serialises values from several inners.
+/// transform. The downstream itself is a stored property of its own (``HandOffSubscriptionBase/serial``)
+/// touched only by whoever holds the machine's drain token, which is what serialises values from
+/// several inners.
 @usableFromInline
 internal final class FlattenSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    SubscriptionBase<
+    HandOffSubscriptionBase<
         FlattenSubscriptionState<
-            FlattenState<NewPublisher.Output, Upstream.Failure>, (Upstream.Output) -> NewPublisher, Downstream
-        >
+            FlattenState<NewPublisher.Output, Upstream.Failure>, (Upstream.Output) -> NewPublisher
+        >,
+        Downstream?
     >,
     Subscriber, Subscription, SpecializedControl, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -63,7 +65,7 @@ where
     /// The downstream when it is an ``AnySubscriber``: its box, retained here once and called
     /// unretained for each value, where the downstream read from the state would be retained and
     /// released around each call (see ``SubjectSubscription/erasedSerial``). Touched, and let go
-    /// of, only by the holder of the drain token, as the state's downstream is.
+    /// of, only by the holder of the drain token, as the downstream in `serial` is.
     @usableFromInline @exclusivity(unchecked)
     internal var erasedDownstream: Unmanaged<ErasedSubscriber<Downstream.Input, Downstream.Failure>>?
 
@@ -83,11 +85,11 @@ where
                 if let box = subscription.erasedDownstream {
                     return box.receive(value)
                 }
-                // Copied, not called where it is kept (``InPlace``): it sits in `state`, beside the
-                // machine other threads change under the lock, and an `inout` access to one field
-                // is a modifying access to the whole property, which ThreadSanitizer reports as a
-                // race with theirs.
-                return subscription.holdingToken.receive(value)
+                // Called where it is kept (``InPlace``): only the drain token's holder touches it,
+                // and it is a property of its own, so the access overlaps nothing another thread
+                // changes under the lock (as a field of `state`, it did: ThreadSanitizer reported
+                // the `inout` access to the field as one to the whole property).
+                return InPlace.receive(value, by: &subscription.serial)
             case .completion(let completion):
                 subscription.holdingToken.receive(completion: completion)
                 return .none
@@ -96,8 +98,8 @@ where
         control = FlattenSubscription.controlEntry
         erasedDownstream = ErasedSubscriber.retainedBox(of: downstream)
         super.init(
-            state: FlattenSubscriptionState(
-                machine: Machine(maxPublishers: maxPublishers), transform: transform, downstream: downstream))
+            state: FlattenSubscriptionState(machine: Machine(maxPublishers: maxPublishers), transform: transform),
+            serial: downstream)
         Ledger.enter(self)
     }
 
@@ -293,7 +295,7 @@ where
     /// The downstream, for the holder of the drain token.
     @inlinable
     internal var holdingToken: Downstream {
-        guard let downstream = state.downstream else {
+        guard let downstream = serial else {
             preconditionFailure("\(name) delivered without its downstream: the drain token was not held")
         }
         return downstream
@@ -325,7 +327,7 @@ where
                 _ = downstreamEntry(self, .completion(completion))
                 effects = withMachine { $0.delivered(.none) }
             case .release:
-                let released = state.downstream.take()
+                let released = serial.take()
                 erasedDownstream.releaseKept()
                 releaseTransform()
                 _ = released

@@ -1,19 +1,16 @@
-/// What a ``FlattenSubscription`` owns that depends on its types, held as one value (see
-/// ``SubscriptionBase``) and guarded part by part.
+/// What a ``FlattenSubscription`` owns under its lock that depends on its types, held as one
+/// value (see ``SubscriptionBase``). The downstream is not here: it is the subscription's
+/// ``HandOffSubscriptionBase/serial``, a property of its own, because only the drain token's
+/// holder touches it, while other threads change this value under the lock.
 @usableFromInline
-internal struct FlattenSubscriptionState<Machine, Transform, Downstream> {
-    /// Guarded by the subscription's lock.
+internal struct FlattenSubscriptionState<Machine, Transform> {
     @usableFromInline var machine: Machine
-    /// Released as soon as the stream is over, so that what it captured goes too. Guarded by the
-    /// subscription's lock.
+    /// Released as soon as the stream is over, so that what it captured goes too.
     @usableFromInline var transform: Transform?
-    /// Read and written only by the holder of the machine's drain token.
-    @usableFromInline var downstream: Downstream?
 
     @inlinable
-    init(machine: Machine, transform: Transform, downstream: Downstream) {
+    init(machine: Machine, transform: Transform) {
         self.machine = machine
         self.transform = transform
-        self.downstream = downstream
     }
 }
