@@ -185,7 +185,8 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
     @inlinable
     internal func end(_ ending: Ending, inDelivery: Bool) {
         let action = lock.withLock { _ in state.end(ending.kind, result: serial.result) }
-        // Moved into the switch: checking a case of the action, or reading it in place, copied it
+        // Moved into the switch, and the upstream to cancel moved out of its case: checking a case
+        // of the action, reading it in place, or calling through the optional copied what it held
         // and destroyed the copy through its value witnesses (it is generic in the result).
         switch consume action {
         case .nothing:
@@ -195,14 +196,14 @@ internal final class Reducer<Input, UpstreamFailure: Error, Downstream: Subscrib
             release()
         case .park(let cancel):
             _ = stopRunning()
-            cancel?.cancel()
+            if case .some(let upstream) = consume cancel { upstream.cancel() }
         case .finish(let result, let cancel):
             _ = stopRunning()
             if case .some(let upstream) = consume cancel { upstream.cancel() }
             deliver(result, to: downstream)
         case .fail(let cancel):
             let owned = stopRunning()
-            cancel?.cancel()
+            if case .some(let upstream) = consume cancel { upstream.cancel() }
             switch ending {
             case .upstreamFailed(let failure):
                 downstream.receive(completion: .failure(owned.failure(failure)))
