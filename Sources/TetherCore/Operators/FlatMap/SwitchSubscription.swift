@@ -21,21 +21,6 @@ where
     @usableFromInline let state: Locked<SwitchState>
     @usableFromInline let turn = DownstreamTurn()
     @usableFromInline let downstream: Downstream
-
-    /// What the subscription tells its downstream, through ``downstreamEntry``.
-    @usableFromInline
-    internal enum DownstreamSignal {
-        case value(Downstream.Input)
-        /// `.finished`, made in the entry: unspecialised, making the completion looks its type up.
-        case finished
-        case completion(Subscribers.Completion<Downstream.Failure>)
-    }
-
-    /// Calls the downstream. Made in the initialiser, so that each level of a chain of switches
-    /// reaches the next one through it, as `flatMap`'s levels do: called directly, the chain is
-    /// one ever-deeper nest of specialisations, which the compiler cuts off after a few levels
-    /// (five `map { Just($0) }.switchToLatest()` levels ran their outer ones unspecialised).
-    @usableFromInline let downstreamEntry: (AnyObject, DownstreamSignal) -> Subscribers.Demand
     /// The inner publishers are `Just`s (or `Just`s given a failure type), whose one value is at
     /// hand: decided once, from the types (see ``isJust(_:)``).
     @usableFromInline let innersAreJust: Bool
@@ -46,18 +31,6 @@ where
     @inlinable
     init(downstream: Downstream) {
         self.downstream = downstream
-        downstreamEntry = { object, signal in
-            let subscription = unsafeDowncast(object, to: SwitchSubscription.self)
-            switch signal {
-            case .value(let value):
-                return subscription.downstream.receive(value)
-            case .finished:
-                subscription.downstream.receive(completion: .finished)
-            case .completion(let completion):
-                subscription.downstream.receive(completion: completion)
-            }
-            return .none
-        }
         state = Locked(SwitchState())
         innersAreJust = isJust(Upstream.Output.self)
         erasedInners = erasedInnerShape(Upstream.Output.self)
@@ -134,13 +107,14 @@ where
             input.subscribe(Side(self, index: index))
             return .none
         }
-        let more = self.deliver { downstreamEntry(self, .value(value)) }
+        let more = self.deliver { downstream.receive(value) }
         if more > 0 {
             state.withLock { $0.delivered(more) }
         }
-        // The inner finishes.
+        // The inner finishes. (The completion is made only when it goes downstream: unspecialised,
+        // making one looks its type up in the run time's metadata cache.)
         if case .finish = state.withLock({ $0.innerCompleted(index, failed: false) }) {
-            self.deliver { _ = downstreamEntry(self, .finished) }
+            self.deliver { downstream.receive(completion: .finished) }
         }
         return .none
     }
@@ -167,10 +141,10 @@ where
         case .nothing:
             return
         case .finish:
-            deliver { _ = downstreamEntry(self, .completion(completion)) }
+            deliver { downstream.receive(completion: completion) }
         case .fail(let inner):
             inner.cancel()
-            deliver { _ = downstreamEntry(self, .completion(completion)) }
+            deliver { downstream.receive(completion: completion) }
         }
     }
 
@@ -207,7 +181,7 @@ where
     @inlinable
     func sideReceive(_ index: Int, _ value: Downstream.Input) -> Subscribers.Demand {
         guard state.withLock({ $0.innerValue(index) }) else { return .none }
-        let more = deliver { downstreamEntry(self, .value(value)) }
+        let more = deliver { downstream.receive(value) }
         if more > 0 {
             state.withLock { $0.delivered(more) }
         }
@@ -221,10 +195,10 @@ where
         case .nothing:
             return
         case .finish:
-            deliver { _ = downstreamEntry(self, .completion(completion)) }
+            deliver { downstream.receive(completion: completion) }
         case .fail(let outer):
             outer.cancel()
-            deliver { _ = downstreamEntry(self, .completion(completion)) }
+            deliver { downstream.receive(completion: completion) }
         }
     }
 
