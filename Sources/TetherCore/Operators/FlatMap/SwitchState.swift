@@ -111,12 +111,7 @@ internal struct SwitchState {
     /// completed.
     @inlinable
     mutating func switchToNext() -> NextInner {
-        guard !cancelled, !outerFinished else { return .ignore }
-        valueAtHand = false
-        current = next
-        next &+= 1
-        awaitingInner = true
-        return handOut(deliver: false)
+        switchTo(deliveringAtHand: false)
     }
 
     /// A new inner publisher whose one value is at hand (a `Just`), so that subscribing to it
@@ -126,24 +121,20 @@ internal struct SwitchState {
     /// (`deliver` is `false`) the caller subscribes to the inner as usual.
     @inlinable
     mutating func switchToValueAtHand() -> NextInner {
+        switchTo(deliveringAtHand: demand > 0)
+    }
+
+    /// Makes the next inner current, either awaiting its subscription or, `deliveringAtHand`,
+    /// standing for a subscribed inner whose value uses one demand now; hands out the previous
+    /// inner's subscription, moved out of the state.
+    @inlinable
+    mutating func switchTo(deliveringAtHand deliver: Bool) -> NextInner {
         guard !cancelled, !outerFinished else { return .ignore }
         current = next
         next &+= 1
-        let deliver = demand > 0
-        if deliver {
-            awaitingInner = false
-            valueAtHand = true
-            demand -= 1
-        } else {
-            awaitingInner = true
-            valueAtHand = false
-        }
-        return handOut(deliver: deliver)
-    }
-
-    /// The current inner, with the previous one's subscription moved out of the state.
-    @inlinable
-    mutating func handOut(deliver: Bool) -> NextInner {
+        awaitingInner = !deliver
+        valueAtHand = deliver
+        if deliver { demand -= 1 }
         switch inner.take() {
         case .on(let previous):
             return .replacing(index: current, deliver: deliver, previous: previous)
@@ -170,8 +161,8 @@ internal struct SwitchState {
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> Target {
         demand += more
-        // A value at hand has no subscription: nothing to copy.
-        return valueAtHand ? .none : inner
+        // None for a value at hand, which has no subscription.
+        return inner
     }
 
     /// The subscriptions to cancel.
@@ -212,11 +203,11 @@ internal struct SwitchState {
         precondition(
             !awaitingInner,
             "A publisher must send the subscription before its completion: SwitchToLatest's inner did not")
-        // A value at hand had no subscription to let go of.
+        // A value at hand had no subscription to let go of (this runs for every such value).
         if valueAtHand {
             valueAtHand = false
         } else {
-            _ = inner.take()
+            inner = .none
         }
         guard !sentCompletion else { return .nothing }
         if failed {
