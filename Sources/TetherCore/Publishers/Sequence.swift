@@ -145,56 +145,21 @@ extension Publishers.Sequence {
             draining.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
         }
 
-        /// With the token: takes the parked cursor up again, unless the stream is over.
+        /// With the token: takes the parked cursor up again, unless the stream is over, and drains.
+        ///
+        /// The subscriber and the cursor are moved out of the state while the token is held and
+        /// moved back when it is given back, not copied: a subscriber is often a chain of relays,
+        /// and a copy of one retains everything it holds, through its value witnesses.
         @inlinable
         internal func resume() {
-            guard !ended.load(ordering: .relaxed), let downstream = state.downstream,
-                let iterator = state.iterator, let next = state.next
+            guard !ended.load(ordering: .relaxed), var downstream = state.downstream.take(),
+                var iterator = state.iterator.take(), var next = state.next.take()
             else {
                 release()
                 return
             }
-            state.iterator = nil
-            state.next = nil
-            drain(downstream, iterator, next, .none)
-        }
-
-        /// With the token, for good: lets go of the subscriber and the cursor.
-        @inlinable
-        internal func release() {
-            state = SequenceCursor(downstream: nil)
-        }
-
-        /// With the token: delivers `next` and what follows while there is demand.
-        @inlinable
-        internal func drain(
-            _ downstream: Downstream, _ iterator: Elements.Iterator, _ next: Elements.Element,
-            _ budget: Subscribers.Demand
-        ) {
-            var iterator = iterator
-            var next = next
-            var budget = budget
-            while true {
-                while budget > 0 {
-                    if ended.load(ordering: .relaxed) {
-                        release()
-                        return
-                    }
-                    budget -= 1
-                    budget += downstream.receive(next)
-                    guard let following = iterator.next() else {
-                        finish(downstream)
-                        return
-                    }
-                    next = following
-                }
-                let more = pending.exchange(0, ordering: .acquiringAndReleasing)
-                if more > 0 {
-                    budget = Subscribers.Demand(rawValue: more)
-                    continue
-                }
-                state.iterator = iterator
-                state.next = next
+            while drain(downstream, &iterator, &next) {
+                state = SequenceCursor(downstream: consume downstream, iterator: iterator, next: next)
                 draining.store(false, ordering: .sequentiallyConsistent)
                 // A request or a cancel that came just before the token was given back saw a
                 // holder and left it to them; look once more so that it is not lost.
@@ -204,15 +169,58 @@ extension Publishers.Sequence {
                         || ended.load(ordering: .sequentiallyConsistent),
                     takeToken()
                 else { return }
-                guard !ended.load(ordering: .relaxed), let resumed = state.iterator, let following = state.next
+                guard !ended.load(ordering: .relaxed), let held = state.downstream.take(),
+                    let resumed = state.iterator.take(), let following = state.next.take()
                 else {
                     release()
                     return
                 }
-                state.iterator = nil
-                state.next = nil
+                downstream = held
                 iterator = resumed
                 next = following
+            }
+        }
+
+        /// With the token, for good: lets go of the subscriber and the cursor.
+        @inlinable
+        internal func release() {
+            state = SequenceCursor(downstream: nil)
+        }
+
+        /// With the token: delivers `next` and what follows while there is demand.
+        /// - Returns: `true` when the demand is spent and the cursor is to be parked; `false` when
+        ///   the stream is over (the last element went out, or a cancel came), and the subscriber
+        ///   and the cursor have been let go of.
+        @inlinable
+        internal func drain(
+            _ downstream: Downstream, _ iterator: inout Elements.Iterator, _ next: inout Elements.Element
+        ) -> Bool {
+            // In locals while delivering: the loop keeps them in registers, where it reloaded the
+            // `inout` ones from memory around every call to the subscriber.
+            var rest = iterator
+            var current = next
+            var budget = Subscribers.Demand.none
+            while true {
+                while budget > 0 {
+                    if ended.load(ordering: .relaxed) {
+                        release()
+                        return false
+                    }
+                    budget -= 1
+                    budget += downstream.receive(current)
+                    guard let following = rest.next() else {
+                        finish(downstream)
+                        return false
+                    }
+                    current = following
+                }
+                let more = pending.exchange(0, ordering: .acquiringAndReleasing)
+                guard more > 0 else {
+                    iterator = rest
+                    next = current
+                    return true
+                }
+                budget = Subscribers.Demand(rawValue: more)
             }
         }
 
