@@ -234,3 +234,5 @@ extension Publisher where Failure == Never {
         subscribe(PublishedSubscriber(published.subject))
     }
 }
+
+extension Published.Publisher: SubscriberErasing {}

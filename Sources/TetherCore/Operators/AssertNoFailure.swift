@@ -40,16 +40,12 @@ extension Publishers {
             self.line = line
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
-        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relay is
+        /// large and its upstream is a relay too, when it is erased (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            if relayErases(S.self) {
-                upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), prefix: prefix, file: file, line: line))
-            } else {
-                upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
-            }
+            upstream.subscribe(relay: Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
         }
     }
 }
@@ -103,6 +99,8 @@ extension Publishers.AssertNoFailure {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+extension Publishers.AssertNoFailure: SubscriberErasing {}
 
 extension Publisher {
     /// Raises a fatal error when its upstream publisher fails, and otherwise republishes all

@@ -27,16 +27,12 @@ extension Publishers {
             self.isIncluded = isIncluded
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
-        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relay is
+        /// large and its upstream is a relay too, when it is erased (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if relayErases(S.self) {
-                upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), isIncluded: isIncluded))
-            } else {
-                upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
-            }
+            upstream.subscribe(relay: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 }
@@ -76,6 +72,8 @@ extension Publishers.Filter {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+extension Publishers.Filter: SubscriberErasing {}
 
 extension Publisher {
     /// Republishes all elements that match a provided closure.

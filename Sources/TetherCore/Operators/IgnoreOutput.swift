@@ -23,16 +23,12 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
-        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relay is
+        /// large and its upstream is a relay too, when it is erased (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
-            if relayErases(S.self) {
-                upstream.subscribe(Inner(downstream: AnySubscriber(subscriber)))
-            } else {
-                upstream.subscribe(Inner(downstream: subscriber))
-            }
+            upstream.subscribe(relay: Inner(downstream: subscriber))
         }
     }
 }
@@ -73,6 +69,8 @@ extension Publishers.IgnoreOutput {
 }
 
 extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
+
+extension Publishers.IgnoreOutput: SubscriberErasing {}
 
 extension Publisher {
     /// Ignores all upstream elements, but passes along the upstream publisher's completion state

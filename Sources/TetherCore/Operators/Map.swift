@@ -25,16 +25,12 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
-        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relay is
+        /// large and its upstream is a relay too, when it is erased (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if relayErases(S.self) {
-                upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), transform: transform))
-            } else {
-                upstream.subscribe(Inner(downstream: subscriber, transform: transform))
-            }
+            upstream.subscribe(relay: Inner(downstream: subscriber, transform: transform))
         }
     }
 }
@@ -74,6 +70,8 @@ extension Publishers.Map {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+extension Publishers.Map: SubscriberErasing {}
 
 extension Publisher {
     /// Transforms all elements from the upstream publisher with a provided closure.

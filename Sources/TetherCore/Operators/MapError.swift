@@ -34,16 +34,12 @@ extension Publishers {
             self.init(upstream: upstream, transform: map)
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
-        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relay is
+        /// large and its upstream is a relay too, when it is erased (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if relayErases(S.self) {
-                upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), transform: transform))
-            } else {
-                upstream.subscribe(Inner(downstream: subscriber, transform: transform))
-            }
+            upstream.subscribe(relay: Inner(downstream: subscriber, transform: transform))
         }
     }
 }
@@ -86,6 +82,8 @@ extension Publishers.MapError {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+extension Publishers.MapError: SubscriberErasing {}
 
 extension Publisher {
     /// Converts any failure from the upstream publisher into a new error.

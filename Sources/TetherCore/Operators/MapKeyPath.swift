@@ -21,16 +21,12 @@ extension Publishers {
             self.keyPath = keyPath
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
-        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relay is
+        /// large and its upstream is a relay too, when it is erased (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if relayErases(S.self) {
-                upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), keyPath: keyPath))
-            } else {
-                upstream.subscribe(Inner(downstream: subscriber, keyPath: keyPath))
-            }
+            upstream.subscribe(relay: Inner(downstream: subscriber, keyPath: keyPath))
         }
     }
 }
@@ -70,6 +66,8 @@ extension Publishers.MapKeyPath {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+extension Publishers.MapKeyPath: SubscriberErasing {}
 
 extension Publisher {
     /// Publishes the value of a key path.

@@ -37,20 +37,13 @@ extension Publishers {
             self.keyPath2 = keyPath2
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
-        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relay is
+        /// large and its upstream is a relay too, when it is erased (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if relayErases(S.self) {
-                upstream.subscribe(
-                    Inner(
-                        downstream: AnySubscriber(subscriber), keyPath0: keyPath0, keyPath1: keyPath1,
-                        keyPath2: keyPath2))
-            } else {
-                upstream.subscribe(
-                    Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))
-            }
+            upstream.subscribe(
+                relay: Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))
         }
     }
 }
@@ -104,6 +97,8 @@ extension Publishers.MapKeyPath3 {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+extension Publishers.MapKeyPath3: SubscriberErasing {}
 
 extension Publisher {
     /// Publishes the values of three key paths as a tuple.

@@ -1,5 +1,5 @@
-/// Whether a value-type relay erases the subscriber it wraps into an ``AnySubscriber`` rather than
-/// keep it inline: once the relays below it have made it larger than 64 bytes.
+/// Whether a value-type relay is too large to be handed on inline, and is erased into an
+/// ``AnySubscriber`` before another relay wraps it: once it is larger than 64 bytes.
 ///
 /// A value-type relay (`map`, `filter`, `compactMap`, …) keeps its subscriber by value, so a
 /// chain's subscriber type grows by one relay per stage, and so does its size. Swift's generic
@@ -33,3 +33,40 @@ internal func relayErases<Downstream: Subscriber>(_: Downstream.Type) -> Bool {
 package func conduitErases<Downstream: Subscriber>(_: Downstream.Type) -> Bool {
     MemoryLayout<Downstream>.size > MemoryLayout<AnySubscriber<Downstream.Input, Downstream.Failure>>.size
 }
+
+extension Publisher {
+    /// Subscribes `relay`, a value-type relay just made around a subscriber: erased into an
+    /// ``AnySubscriber`` first when it is larger than 64 bytes (`relayErases(_:)`) and this
+    /// publisher would erase it or wrap it in a relay of its own (``SubscriberErasing``).
+    ///
+    /// Every value-type relay's `receive(subscriber:)` subscribes its upstream through this, and
+    /// is `@inline(__always)` (all but `autoconnect`'s, which also connects), so that subscribing
+    /// a chain of relays runs as one function (Docs/FastWithoutTheSpecialiser.md, "Relays
+    /// subscribed without copies"). The relay is erased
+    /// where it is made, not by the relay above it: the box takes the new relay by moving it,
+    /// where the relay above, which only borrows the subscriber it is given, had to copy it and
+    /// leave the original to be destroyed, both through the relays' value witnesses.
+    @inlinable @inline(__always)
+    internal func subscribe<Relay: Subscriber>(relay: consuming Relay)
+    where Relay.Input == Output, Relay.Failure == Failure {
+        if relayErases(Relay.self), Self.self is any SubscriberErasing.Type {
+            subscribe(AnySubscriber(relay))
+        } else {
+            subscribe(relay)
+        }
+    }
+}
+
+/// A publisher that keeps a large subscriber erased, or wraps it in a value-type relay that a
+/// publisher above it would erase: the relays (`map`, `filter`, …), the subjects, and
+/// ``AnyPublisher``, whose box hands the subscriber on to one of those more often than not.
+/// ``Publisher/subscribe(relay:)`` erases a large relay before it reaches one of them, by moving
+/// it into the box, where the publisher would have copied it.
+///
+/// Any other publisher (a `Sequence`, an operator whose subscription is an object) keeps the
+/// subscriber it is given inline and calls it directly for every value, so the relay it is
+/// handed is not erased for it. Whether a publisher conforms is settled at compile time where it
+/// does (the specialised check folds); where it does not, the run time looks it up, once for
+/// each subscription whose top relay is large.
+@usableFromInline
+internal protocol SubscriberErasing {}

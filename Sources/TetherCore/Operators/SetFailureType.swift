@@ -21,16 +21,12 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
-        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relay is
+        /// large and its upstream is a relay too, when it is erased (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if relayErases(S.self) {
-                upstream.subscribe(Inner<AnySubscriber<Output, Failure>>(downstream: AnySubscriber(subscriber)))
-            } else {
-                upstream.subscribe(Inner<S>(downstream: subscriber))
-            }
+            upstream.subscribe(relay: Inner(downstream: subscriber))
         }
 
         /// Changes the failure type again, without another relay.
@@ -78,6 +74,8 @@ extension Publishers.SetFailureType {
 }
 
 extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
+
+extension Publishers.SetFailureType: SubscriberErasing {}
 
 extension Publisher where Failure == Never {
     /// Changes the failure type declared by the upstream publisher.

@@ -134,3 +134,5 @@ internal final class PublisherBox<Base: Publisher>: ErasedPublisherBox<Base.Outp
 extension PublisherBox: LedgerChainLink {
     @usableFromInline var ledgerUpstream: Any { base }
 }
+
+extension AnyPublisher: SubscriberErasing {}

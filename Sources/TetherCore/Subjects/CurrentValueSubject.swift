@@ -156,3 +156,5 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
         }
     }
 }
+
+extension CurrentValueSubject: SubscriberErasing {}

@@ -125,3 +125,5 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
         }
     }
 }
+
+extension PassthroughSubject: SubscriberErasing {}

@@ -158,7 +158,7 @@ internal final class SubscriberBox<Base: Subscriber>: ErasedSubscriber<Base.Inpu
 
     /// Allocates the box; see ``ErasedSubscriber`` for why this is never inlined.
     @inlinable @inline(never)
-    static func make(_ base: Base) -> SubscriberBox { SubscriberBox(base) }
+    static func make(_ base: consuming Base) -> SubscriberBox { SubscriberBox(base) }
 
     @usableFromInline override var description: String { String(describing: base) }
 

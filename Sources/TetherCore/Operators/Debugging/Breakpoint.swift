@@ -104,16 +104,12 @@ extension Publishers {
             self.receiveCompletion = receiveCompletion
         }
 
-        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relays below
-        /// have made `subscriber` large, when the relay erases it (see `relayErases(_:)`).
+        /// Attaches `subscriber` through a value-type relay: no allocation, unless the relay is
+        /// large and its upstream is a relay too, when it is erased (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if relayErases(S.self) {
-                upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), breakpoint: self))
-            } else {
-                upstream.subscribe(Inner(downstream: subscriber, breakpoint: self))
-            }
+            upstream.subscribe(relay: Inner(downstream: subscriber, breakpoint: self))
         }
     }
 }
@@ -189,3 +185,5 @@ internal func raiseBreakpointSignal() {
     raise(SIGTRAP)
     sigaction(SIGTRAP, &previous, nil)
 }
+
+extension Publishers.Breakpoint: SubscriberErasing {}

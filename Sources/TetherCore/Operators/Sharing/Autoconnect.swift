@@ -56,11 +56,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let connects = connection.withLock { $0.attach() }
-            if relayErases(S.self) {
-                upstream.subscribe(Inner(downstream: AnySubscriber(subscriber), parent: self))
-            } else {
-                upstream.subscribe(Inner(downstream: subscriber, parent: self))
-            }
+            upstream.subscribe(relay: Inner(downstream: subscriber, parent: self))
             guard connects else { return }
             let made = upstream.connect()
             // A connection this one replaces is released here, after the lock, without a cancel.
@@ -233,3 +229,5 @@ internal final class AutoconnectSubscription: Subscription, CustomStringConverti
     @usableFromInline
     internal var playgroundDescription: Any { description }
 }
+
+extension Publishers.Autoconnect: SubscriberErasing {}
