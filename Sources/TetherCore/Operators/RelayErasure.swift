@@ -42,10 +42,10 @@ extension Publisher {
     /// Every value-type relay's `receive(subscriber:)` subscribes its upstream through this, and
     /// is `@inline(__always)` (all but `autoconnect`'s, which also connects), so that subscribing
     /// a chain of relays runs as one function (Docs/FastWithoutTheSpecialiser.md, "Relays
-    /// subscribed without copies"). The relay is erased
-    /// where it is made, not by the relay above it: the box takes the new relay by moving it,
-    /// where the relay above, which only borrows the subscriber it is given, had to copy it and
-    /// leave the original to be destroyed, both through the relays' value witnesses.
+    /// subscribed without copies"). The relay is erased where it is made, not by the publisher it
+    /// is handed to: the box takes the new relay by moving it, where that publisher, which only
+    /// borrows the subscriber it is given, had to copy it and leave the original to be destroyed,
+    /// both through the relays' value witnesses.
     @inlinable @inline(__always)
     internal func subscribe<Relay: Subscriber>(relay: consuming Relay)
     where Relay.Input == Output, Relay.Failure == Failure {
@@ -57,9 +57,9 @@ extension Publisher {
     }
 }
 
-/// A publisher that keeps a large subscriber erased, or wraps it in a value-type relay that a
-/// publisher above it would erase: the relays (`map`, `filter`, …), the subjects, and
-/// ``AnyPublisher``, whose box hands the subscriber on to one of those more often than not.
+/// A publisher that keeps a large subscriber erased, or wraps it in a value-type relay that the
+/// publisher above it would erase: the relays (`map`, `filter`, …), the subjects (which erase a
+/// subscriber larger than an ``AnySubscriber``), and ``AnyPublisher`` (which erases every one).
 /// ``Publisher/subscribe(relay:)`` erases a large relay before it reaches one of them, by moving
 /// it into the box, where the publisher would have copied it.
 ///

@@ -105,7 +105,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a value-type relay: no allocation, unless the relay is
-        /// large and its upstream is a relay too, when it is erased (see `subscribe(relay:)`).
+        /// large and its upstream would erase it anyway (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
