@@ -16,8 +16,13 @@ public protocol Publisher<Output, Failure> {
     /// Attaches the specified subscriber to this publisher.
     ///
     /// Implement this in your own publishers; callers use ``subscribe(_:)->()`` instead.
+    ///
+    /// The subscriber is passed `consuming`: the publisher receives a value of its own, which it
+    /// can keep without copying it. This changes nothing in source: an implementation declared
+    /// with a plain `subscriber: S`, as Combine's is, conforms, and a caller passes any
+    /// subscriber, which Swift copies when the caller keeps using it.
     /// - Parameter subscriber: The subscriber to attach to this publisher.
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+    func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure
 }
 
 extension Publisher {
@@ -33,13 +38,22 @@ extension Publisher {
     @inlinable @inline(__always)
     public func subscribe<S: Subscriber>(_ subscriber: S)
     where S.Input == Output, S.Failure == Failure {
+        subscribe(moving: subscriber)
+    }
+
+    /// What ``subscribe(_:)->()`` does, for a subscriber the caller hands over: the library's
+    /// own, made just before (a relay, an erased box), moves into ``receive(subscriber:)``, where
+    /// one passed to `subscribe(_:)`, which only borrows it, is copied.
+    @inlinable @inline(__always)
+    internal func subscribe<S: Subscriber>(moving subscriber: consuming S)
+    where S.Input == Output, S.Failure == Failure {
         #if DEBUG
         Ledger.noteSubscribe(subscriber, publisher: self)
         #endif
         if _slowPath(IntrospectionRegistry.isActive) {
             IntrospectionRegistry.subscribe(subscriber, to: self)
         } else {
-            receive(subscriber: subscriber)
+            receive(subscriber: consume subscriber)
         }
     }
 }

@@ -57,7 +57,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// Attaches `subscriber`; it receives every ``send()`` made after its first request.
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Void, S.Failure == Never {
         let downstream = AnySubscriber(subscriber)
         let conduit = Inner(downstream: downstream, hub: hub)
         hub.receivers.withLock { $0.append(conduit.entry) }

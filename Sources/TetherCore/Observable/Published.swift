@@ -208,7 +208,7 @@ extension Published {
         /// Attaches `subscriber`; it receives the current value on its first demand.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Value, S.Failure == Never {
             subject.receive(subscriber: subscriber)
         }
     }

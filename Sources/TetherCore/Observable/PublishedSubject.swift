@@ -109,7 +109,7 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     /// Attaches `subscriber`; it receives the current value on its first demand, then every
     /// new value (the latest one when it had no demand for the ones in between).
     @inlinable
-    internal func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+    internal func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Value, S.Failure == Never {
         attachKeeping(subscriber)
     }
 

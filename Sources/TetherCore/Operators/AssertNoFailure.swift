@@ -44,8 +44,8 @@ extension Publishers {
         /// large and its upstream would erase it anyway (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable @inline(__always)
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(relay: Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Never {
+            upstream.subscribe(relay: Inner(downstream: consume subscriber, prefix: prefix, file: file, line: line))
         }
     }
 }

@@ -39,7 +39,7 @@ extension Publishers {
         /// Attaches `subscriber`; signals arrive on the threads of the current publisher.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S)
+        public func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == Upstream.Output, S.Failure == NewPublisher.Failure {
             upstream.subscribe(
                 CatchSubscription(name: "Catch", downstream: subscriber, recovery: CatchHandler(handler)))

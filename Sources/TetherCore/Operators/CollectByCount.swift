@@ -37,7 +37,7 @@ extension Publishers {
         /// unless `count` is positive.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             precondition(count > 0, "collect(_:) needs a positive count, not \(count)")
             upstream.subscribe(Inner(downstream: subscriber, count: count))
         }

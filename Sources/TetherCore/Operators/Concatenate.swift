@@ -45,7 +45,7 @@ extension Publishers {
         /// Attaches `subscriber` through a subscription described as "Concatenate".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             prefix.subscribe(Side<S, PrefixMark>(inner: Inner(downstream: subscriber, suffix: suffix), part: .first))
         }
     }

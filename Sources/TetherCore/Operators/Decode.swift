@@ -36,7 +36,7 @@ extension Publishers {
         /// Attaches `subscriber` through a `TrySubscription` subscription described as "Decode".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let decoder = self.decoder
             upstream.subscribe(
                 TrySubscription<Upstream.Output, Upstream.Failure, S>(

@@ -37,7 +37,7 @@ extension Publishers {
         /// Attaches `subscriber` through a subscription described as "DropWhile".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             // The step runs only on the upstream's serial path, so the flag needs no lock.
             let dropping = SerialVariable(true)

@@ -39,7 +39,7 @@ extension Publishers {
         /// Attaches `subscriber` through a `TrySubscription` subscription described as "Encode".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let encoder = self.encoder
             upstream.subscribe(
                 TrySubscription<Upstream.Output, Upstream.Failure, S>(

@@ -27,7 +27,7 @@ extension Publishers {
         /// Attaches `subscriber` through a `Reducer` subscription described as "First".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 Reducer<Output, Failure, S>(name: "First", downstream: subscriber, initial: nil, failure: { $0 }) {
                     first, input in

@@ -36,7 +36,7 @@ extension Publishers {
         /// name Combine gives it.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.subscribe(
                 Reducer<Output, Failure, S>(name: "TryFirst", downstream: subscriber, initial: nil, failure: { $0 }) {

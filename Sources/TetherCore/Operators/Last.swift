@@ -30,7 +30,7 @@ extension Publishers {
         /// Attaches `subscriber` through a `Reducer` subscription described as "Last".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 Reducer<Output, Failure, S>(name: "Last", downstream: subscriber, initial: nil, failure: { $0 }) {
                     last, input in

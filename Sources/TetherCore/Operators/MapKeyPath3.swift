@@ -41,9 +41,10 @@ extension Publishers {
         /// large and its upstream would erase it anyway (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable @inline(__always)
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                relay: Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))
+                relay: Inner(downstream: consume subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
+            )
         }
     }
 }

@@ -39,7 +39,7 @@ extension Publishers {
         /// Attaches `subscriber`; its subscription names the operator in its type only.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber)
             // The trigger first, so that a trigger that fires at once is seen before a
             // synchronous upstream delivers anything.

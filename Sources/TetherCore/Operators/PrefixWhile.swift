@@ -37,7 +37,7 @@ extension Publishers {
         /// Attaches `subscriber` through a subscription described as "PrefixWhile".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.subscribe(
                 VerdictSubscription<Output, Failure, S>(

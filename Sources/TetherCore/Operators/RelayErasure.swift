@@ -42,17 +42,17 @@ extension Publisher {
     /// Every value-type relay's `receive(subscriber:)` subscribes its upstream through this, and
     /// is `@inline(__always)` (all but `autoconnect`'s, which also connects), so that subscribing
     /// a chain of relays runs as one function (Docs/FastWithoutTheSpecialiser.md, "Relays
-    /// subscribed without copies"). The relay is erased where it is made, not by the publisher it
-    /// is handed to: the box takes the new relay by moving it, where that publisher, which only
-    /// borrows the subscriber it is given, had to copy it and leave the original to be destroyed,
-    /// both through the relays' value witnesses.
+    /// subscribed without copies"). The relay is erased where it is made, and handed over rather
+    /// than lent (`subscribe(moving:)`; "Subscribers handed over, not lent"): the box, or the
+    /// publisher it goes to, moves it in, where a copy through the relays' value witnesses, and a
+    /// destruction of the original after, would be made.
     @inlinable @inline(__always)
     internal func subscribe<Relay: Subscriber>(relay: consuming Relay)
     where Relay.Input == Output, Relay.Failure == Failure {
         if relayErases(Relay.self), Self.self is any SubscriberErasing.Type {
-            subscribe(AnySubscriber(relay))
+            subscribe(moving: AnySubscriber(consume relay))
         } else {
-            subscribe(relay)
+            subscribe(moving: consume relay)
         }
     }
 }

@@ -41,7 +41,7 @@ extension Publishers {
         /// Attaches `subscriber` through a subscription described as "RemoveDuplicates".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 VerdictSubscription<Output, Failure, S>(
                     name: "RemoveDuplicates", downstream: subscriber, beforeSubscription: .trap,

@@ -43,7 +43,8 @@ extension Publishers {
         /// Attaches `subscriber`; signals arrive on the upstream's threads.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public consuming func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public consuming func receive<S: Subscriber>(subscriber: consuming S)
+        where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(upstream: upstream, retries: retries, downstream: subscriber))
         }
     }

@@ -41,7 +41,8 @@ extension Publishers {
         /// Attaches `subscriber`; signals arrive on the threads of the current publisher.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Upstream.Output, S.Failure == any Error {
+        public func receive<S: Subscriber>(subscriber: consuming S)
+        where S.Input == Upstream.Output, S.Failure == any Error {
             upstream.subscribe(
                 CatchSubscription(name: "TryCatch", downstream: subscriber, recovery: TryCatchHandler(handler)))
         }

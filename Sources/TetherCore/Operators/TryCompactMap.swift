@@ -38,7 +38,7 @@ extension Publishers {
         /// "TryCompactMap".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 TrySubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "TryCompactMap", downstream: subscriber, beforeSubscription: .trap, mirror: .downstream,

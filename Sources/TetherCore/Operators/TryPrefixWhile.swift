@@ -39,7 +39,7 @@ extension Publishers {
         /// Attaches `subscriber` through a subscription described as "TryPrefixWhile".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.subscribe(
                 VerdictSubscription<Output, Upstream.Failure, S>(

@@ -43,7 +43,7 @@ extension Publishers {
         /// Attaches `subscriber` through a subscription described as "TryRemoveDuplicates".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 VerdictSubscription<Output, Upstream.Failure, S>(
                     name: "TryRemoveDuplicates", downstream: subscriber,

@@ -51,7 +51,7 @@ extension Publishers {
         /// Attaches `subscriber` through a `TrySubscription` subscription described as "TryScan".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let nextPartialResult = self.nextPartialResult
             // One running result per subscription, touched only on the relay's serial path.
             let accumulated = SerialVariable(initialResult)

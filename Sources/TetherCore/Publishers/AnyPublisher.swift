@@ -28,8 +28,8 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     /// Attaches `subscriber` to the wrapped publisher.
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        box.subscribe(box, AnySubscriber(subscriber))
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
+        box.subscribe(box, AnySubscriber(consume subscriber))
     }
 
     /// The publisher `box` wraps, erased.

@@ -23,7 +23,7 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     /// Creates a fresh publisher with ``createPublisher`` and attaches `subscriber` to it.
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         createPublisher().subscribe(subscriber)
     }
 }

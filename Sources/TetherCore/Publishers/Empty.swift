@@ -36,7 +36,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
     /// Attaches `subscriber`, handing it the empty subscription and, if so configured, `.finished`.
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         if completeImmediately {
             subscriber.receive(completion: .finished)

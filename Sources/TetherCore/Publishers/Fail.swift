@@ -29,7 +29,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
     /// Attaches `subscriber`, handing it the empty subscription and then the failure.
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))
     }

@@ -58,7 +58,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     /// Attaches `subscriber`; it receives the current value on its first demand.
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         attachKeeping(subscriber)
     }
 

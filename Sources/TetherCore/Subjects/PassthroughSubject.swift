@@ -48,7 +48,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     /// Attaches `subscriber`, or completes it at once if the subject has completed.
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         attachKeeping(subscriber)
     }
 

@@ -73,7 +73,7 @@ extension Publishers {
         /// Attaches `subscriber`, then subscribes to the upstreams in order.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             typealias Slots = CombiningSlots2<LatestSlot<A.Output>, LatestSlot<B.Output>>
             let storage = CombineLatestSubscription<Slots, S>(downstream: subscriber, upstreams: 2)
             storage.start()

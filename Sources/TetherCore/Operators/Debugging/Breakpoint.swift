@@ -108,8 +108,8 @@ extension Publishers {
         /// large and its upstream would erase it anyway (see `subscribe(relay:)`).
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable @inline(__always)
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(relay: Inner(downstream: subscriber, breakpoint: self))
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(relay: Inner(downstream: consume subscriber, breakpoint: self))
         }
     }
 }

@@ -61,7 +61,7 @@ extension Publishers {
         /// Attaches `subscriber` through a subscription described as "Print".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
         }
     }

@@ -69,7 +69,7 @@ extension Publishers {
         /// downstream's request, for values that waited).
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S)
+        public func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == NewPublisher.Output, S.Failure == Upstream.Failure {
             let subscription = FlattenSubscription<Upstream, NewPublisher, S>(
                 name: "FlatMap", maxPublishers: maxPublishers, downstream: subscriber, transform: transform)

@@ -54,7 +54,7 @@ extension Publishers {
         /// Attaches `subscriber`, then subscribes to the upstreams in order.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             guard !publishers.isEmpty else {
                 // Nothing to wait for: a merge of no publishers has finished already.
                 subscriber.receive(subscription: Subscriptions.empty)

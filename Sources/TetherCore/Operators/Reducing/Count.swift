@@ -27,7 +27,7 @@ extension Publishers {
         /// Attaches `subscriber` through a `Reducer` subscription described as "Count".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Int, S.Failure == Failure {
             upstream.subscribe(
                 Reducer<Upstream.Output, Upstream.Failure, S>(
                     name: "Count", downstream: subscriber, initial: 0, failure: { $0 }

@@ -36,7 +36,7 @@ extension Publishers {
         /// Attaches `subscriber` through a `Reducer` subscription described as "TryAllSatisfy".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Bool, S.Failure == Failure {
             let predicate = self.predicate
             upstream.subscribe(
                 Reducer<Upstream.Output, Upstream.Failure, S>(

@@ -37,7 +37,7 @@ extension Publishers {
         /// Attaches `subscriber` through a `Reducer` subscription described as "TryComparison".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let areInIncreasingOrder = self.areInIncreasingOrder
             upstream.subscribe(
                 Reducer<Upstream.Output, Upstream.Failure, S>(

@@ -35,7 +35,7 @@ extension Publishers {
         /// "TryContainsWhere".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Bool, S.Failure == Failure {
             let predicate = self.predicate
             upstream.subscribe(
                 Reducer<Upstream.Output, Upstream.Failure, S>(

@@ -36,7 +36,7 @@ extension Publishers {
         /// Attaches `subscriber` through a `ReplacingSubscription` described as "ReplaceError".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Never {
             upstream.subscribe(
                 ReplacingSubscription<Upstream.Failure, S>(
                     name: "ReplaceError", downstream: subscriber, output: output, trapsWithoutDemand: true

@@ -83,7 +83,7 @@ extension Publishers {
         /// Attaches `subscriber` to the shared subject.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             subject.receive(subscriber: Inner(downstream: subscriber))
         }
 

@@ -46,7 +46,7 @@ extension Publishers {
         /// Attaches `subscriber` to the shared stream, connecting it if this is the first.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             shared.subscribe(subscriber)
         }
 

@@ -53,7 +53,7 @@ extension Publishers {
         /// "SubscribeOn".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
             let upstream = self.upstream
             scheduler.schedule(options: options) {

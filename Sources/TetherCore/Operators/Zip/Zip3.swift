@@ -81,7 +81,7 @@ extension Publishers {
         /// Attaches `subscriber`, then subscribes to the upstreams in order.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             typealias Slots = CombiningSlots3<ZipSlot<A.Output>, ZipSlot<B.Output>, ZipSlot<C.Output>>
             let storage = ZipSubscription<Slots, S>(downstream: subscriber, upstreams: 3)
             storage.start()

@@ -91,7 +91,7 @@ extension Publishers {
         /// Attaches `subscriber`, then subscribes to the upstreams in order.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             typealias Slots = CombiningSlots4<
                 ZipSlot<A.Output>, ZipSlot<B.Output>, ZipSlot<C.Output>, ZipSlot<D.Output>
             >

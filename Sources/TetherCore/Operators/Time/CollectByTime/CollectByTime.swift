@@ -61,7 +61,7 @@ extension Publishers {
         /// unless a `.byTimeOrCount` count is positive.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             switch strategy {
             case .byTime(let scheduler, let stride):
                 upstream.subscribe(

@@ -86,7 +86,7 @@ extension Publishers {
         /// Attaches `subscriber` through a subscription described as "Timeout".
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
     }
