@@ -159,13 +159,17 @@ package struct SubjectReceivers<Output, Failure: Error>: Sequence {
     /// is, through optional chaining and the array's own storage, so a send retains nothing beyond
     /// that copy. Binding the lone entry (`guard let single`), or iterating the receivers as a
     /// `Sequence`, copied entries again: a retain and release of a conduit each (`callgrind`, one
-    /// subscriber: 7 retains a send against 5; ten subscribers: 41 against 23).
+    /// subscriber: 7 retains a send against 5; ten subscribers: 41 against 23). So is the array
+    /// reached by index through optional chaining: binding it (`if let many`) copied it, one more
+    /// retain and release a send (two sinks, 372 instructions a send against 329).
     @inlinable
     package func offer(_ value: Output) {
         single?.send(value)
-        guard let many else { return }
-        for entry in many {
-            entry.send(value)
+        let count = many?.count ?? 0
+        var index = 0
+        while index < count {
+            many?[index].send(value)
+            index += 1
         }
     }
 
