@@ -53,7 +53,7 @@ extension Publisher {
         if _slowPath(IntrospectionRegistry.isActive) {
             IntrospectionRegistry.subscribe(subscriber, to: self)
         } else {
-            receive(subscriber: consume subscriber)
+            receive(subscriber: subscriber)
         }
     }
 }

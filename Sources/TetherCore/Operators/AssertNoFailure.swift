@@ -45,7 +45,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(relay: Inner(downstream: consume subscriber, prefix: prefix, file: file, line: line))
+            upstream.subscribe(relay: Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
         }
     }
 }

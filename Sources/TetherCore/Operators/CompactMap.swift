@@ -33,7 +33,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(relay: Inner(downstream: consume subscriber, transform: transform))
+            upstream.subscribe(relay: Inner(downstream: subscriber, transform: transform))
         }
     }
 }

@@ -28,7 +28,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Never, S.Failure == Failure {
-            upstream.subscribe(relay: Inner(downstream: consume subscriber))
+            upstream.subscribe(relay: Inner(downstream: subscriber))
         }
     }
 }

@@ -37,7 +37,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(relay: Inner(downstream: consume subscriber, keyPath0: keyPath0, keyPath1: keyPath1))
+            upstream.subscribe(relay: Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1))
         }
     }
 }

@@ -43,7 +43,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                relay: Inner(downstream: consume subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
+                relay: Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
             )
         }
     }

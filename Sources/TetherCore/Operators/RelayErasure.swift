@@ -50,9 +50,9 @@ extension Publisher {
     internal func subscribe<Relay: Subscriber>(relay: consuming Relay)
     where Relay.Input == Output, Relay.Failure == Failure {
         if relayErases(Relay.self), Self.self is any SubscriberErasing.Type {
-            subscribe(moving: AnySubscriber(consume relay))
+            subscribe(moving: AnySubscriber(relay))
         } else {
-            subscribe(moving: consume relay)
+            subscribe(moving: relay)
         }
     }
 }

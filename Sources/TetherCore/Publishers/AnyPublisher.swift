@@ -29,7 +29,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-        box.subscribe(box, AnySubscriber(consume subscriber))
+        box.subscribe(box, AnySubscriber(subscriber))
     }
 
     /// The publisher `box` wraps, erased.

@@ -56,7 +56,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let connects = connection.withLock { $0.attach() }
-            upstream.subscribe(relay: Inner(downstream: consume subscriber, parent: self))
+            upstream.subscribe(relay: Inner(downstream: subscriber, parent: self))
             guard connects else { return }
             let made = upstream.connect()
             // A connection this one replaces is released here, after the lock, without a cancel.
