@@ -49,14 +49,21 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     }
 
     deinit {
-        cancel()
+        // Read without the lock: nothing else reaches an instance being deinitialised, see
+        // Docs/SubscriptionKernel.md.
+        Self.run(canceller.take())
     }
 
     /// Cancels the activity: runs the cancellation once and releases it.
     public func cancel() {
         // Moved out, not copied: a copy of the existential and a release of the original would
         // go through run-time value witnesses.
-        let taken = lock.withLock { _ in canceller.take() }
+        Self.run(lock.withLock { _ in canceller.take() })
+    }
+
+    /// Runs a cancellation taken out of `canceller`, if there was one left.
+    @inline(__always)
+    private static func run(_ taken: consuming Canceller?) {
         switch taken {
         case .object(let object): object.cancel()
         case .closure(let closure): closure()

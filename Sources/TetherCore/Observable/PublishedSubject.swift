@@ -92,7 +92,9 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
         if let known = knownChangePublisher {
             known.release()
         }
-        for upstream in lock.withLock({ _ in hub.upstreams }) {
+        // Read without the lock: nothing else reaches a subject being deinitialised (its
+        // subscriptions hold it), see Docs/SubscriptionKernel.md.
+        for upstream in hub.upstreams {
             upstream.cancel()
         }
         if let ownerID {

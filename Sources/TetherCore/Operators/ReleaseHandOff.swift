@@ -123,6 +123,13 @@ package struct ReleaseHandOff: ~Copyable, Sendable {
         return false
     }
 
+    /// Whether a `stop…` call has stopped the stream, read with a load rather than a
+    /// read-modify-write; the caller knows what the side that stopped it ends besides.
+    @inlinable
+    package func hasStopped() -> Bool {
+        bits.load(ordering: .acquiring) & Self.stopped != 0
+    }
+
     /// Downstream side, ending the stream (`cancel`).
     /// - Returns: `true` when no delivery is in flight and the caller must release the state;
     ///   `false` when the delivery in flight will release it as it leaves.

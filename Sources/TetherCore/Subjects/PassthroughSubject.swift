@@ -34,7 +34,9 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     }
 
     deinit {
-        for upstream in withHub({ $0.upstreams }) {
+        // Read without the lock: nothing else reaches a subject being deinitialised (its
+        // subscriptions hold it), see Docs/SubscriptionKernel.md.
+        for upstream in hub.upstreams {
             upstream.cancel()
         }
     }

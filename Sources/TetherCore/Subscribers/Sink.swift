@@ -128,6 +128,10 @@ extension Subscribers {
         /// subscription when it arrives.
         @inlinable
         public func cancel() {
+            // Completed or cancelled already (the usual cancel of a finished stream's
+            // `AnyCancellable`): both stop the hand-off and end the status and the handlers in the
+            // same call, so there is nothing left to end and the lock is not taken for nothing.
+            guard !handOff.hasStopped() else { return }
             let (previous, handlers) = lock.withLock { _ in (UpstreamStatus.end(&status), termination.end()) }
             if let subscription = (consume previous).takeSubscription() {
                 if handOff.stopFromOutside() {

@@ -21,6 +21,27 @@ final class AnyCancellableTests: TetherTestCase {
         XCTAssertEqual(runs, 1)
     }
 
+    func testTheDeinitRunsACancellationNotYetRunAndNothingMore() {
+        var runs = 0
+        do {
+            let cancellable = AnyCancellable { runs += 1 }
+            withExtendedLifetime(cancellable) {}
+        }
+        XCTAssertEqual(runs, 1, "let go of without a cancel: the deinit cancels")
+        do {
+            let cancellable = AnyCancellable { runs += 1 }
+            cancellable.cancel()
+        }
+        XCTAssertEqual(runs, 2, "cancelled first: the deinit runs nothing more")
+        let publisher = RecordingPublisher<Int, Never>()
+        do {
+            let cancellable = publisher.sink { _ in }
+            withExtendedLifetime(cancellable) {}
+        }
+        XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited), .cancelled])
+        publisher.releaseSubscribers()
+    }
+
     func testTheSinkItWrapsIsFoundUntilTheCancel() {
         let publisher = RecordingPublisher<Int, Never>()
         let cancellable = publisher.sink { _ in }

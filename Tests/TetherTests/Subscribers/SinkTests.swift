@@ -57,6 +57,29 @@ final class SinkTests: TetherTestCase {
         withExtendedLifetime(sink) {}
     }
 
+    func testACancelAfterTheCompletionOrAfterACancelCancelsNothingMore() {
+        var completions: [Subscribers.Completion<Never>] = []
+        let completedSubscription = RecordingSubscription()
+        let completed = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { completions.append($0) }, receiveValue: { _ in })
+        completed.receive(subscription: completedSubscription)
+        completed.receive(completion: .finished)
+        completed.cancel()
+        completed.cancel()
+        XCTAssertEqual(completedSubscription.events, [.requested(.unlimited)])
+        XCTAssertEqual(completions, [.finished])
+
+        let cancelledSubscription = RecordingSubscription()
+        let cancelled = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { completions.append($0) }, receiveValue: { _ in })
+        cancelled.receive(subscription: cancelledSubscription)
+        cancelled.cancel()
+        cancelled.cancel()
+        cancelled.receive(completion: .finished)
+        XCTAssertEqual(cancelledSubscription.events, [.requested(.unlimited), .cancelled])
+        XCTAssertEqual(completions, [.finished], "nothing reaches a cancelled sink")
+    }
+
     func testValuesAndACompletionAfterACancelReachNoClosure() {
         var events: [String] = []
         let sink = Subscribers.Sink<Int, TestError>(
