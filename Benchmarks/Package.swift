@@ -82,6 +82,14 @@ let package = Package(
             path: "Probes/MemoryOpenCombine",
             swiftSettings: [.define("OPENCOMBINE")]
         ),
+        // The profiling loop: one scenario N times, for `Probes/count.sh` to count the instructions
+        // and atomic read-modify-writes an operation costs under callgrind.
+        .executableTarget(
+            name: "ProfileTether",
+            dependencies: [tether],
+            path: "Probes/ProfileTether",
+            swiftSettings: [.define("TETHER")]
+        ),
         // Subjects, `@Published` and a bounded pipeline under contention from several threads:
         // the longest single `send()`, total time and resident memory.
         .executableTarget(

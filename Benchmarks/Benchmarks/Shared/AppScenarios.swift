@@ -2,8 +2,7 @@
 // sees at once. Publishers are erased to `AnyPublisher` where an API boundary would erase them
 // (returned from functions and protocol requirements the caller sees only as `AnyPublisher`),
 // sources are subjects and `@Published`, chains are a dozen stages deep, and inner publishers are
-// erased. Each erasing function is `@inline(never)`, as a function in another file or module of
-// an application would be to its caller.
+// erased. The boundaries themselves are in AppBoundaries.swift.
 //
 // TetherBench and OpenCombineBench both hold this file; the `TETHER` / `OPENCOMBINE` condition
 // picks the `import`. Scenarios with operators OpenCombine lacks (`combineLatest`) compile for
@@ -18,206 +17,6 @@ import OpenCombineFoundation
 import Benchmark
 import Foundation
 
-// MARK: - The API boundaries
-
-/// The stages' closures, typed once (a literal chain of a dozen inferred closures is more than the
-/// type checker will take).
-enum Stage {
-    static let up: @Sendable (Int) -> Int = { $0 &+ 1 }
-    static let down: @Sendable (Int) -> Int = { $0 &- 1 }
-    static let keep: @Sendable (Int) -> Bool = { $0 >= 0 }
-    static let all: @Sendable (Int) -> Bool = { _ in true }
-}
-
-/// Something a screen's model depends on, seen only as a protocol: its publisher is erased.
-protocol Feed {
-    var values: AnyPublisher<Int, Never> { get }
-}
-
-final class SubjectFeed: Feed {
-    let subject = PassthroughSubject<Int, Never>()
-    var values: AnyPublisher<Int, Never> { subject.eraseToAnyPublisher() }
-}
-
-/// `stages` map/filter stages on an erased input, erased again: a view model's derived stream.
-@inline(never)
-func derived(_ input: AnyPublisher<Int, Never>, stages: Int) -> AnyPublisher<Int, Never> {
-    switch stages {
-    case 1:
-        return input.map(Stage.up).eraseToAnyPublisher()
-    case 12:
-        return
-            input
-            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
-            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
-            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
-            .eraseToAnyPublisher()
-    default:
-        preconditionFailure("stages: 1 or 12")
-    }
-}
-
-/// The same twelve stages with an erasure after each: every stage behind its own API boundary.
-@inline(never)
-func erasedEveryStage(_ input: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
-    var publisher = input
-    for stage in 0..<12 {
-        publisher =
-            stage.isMultiple(of: 2)
-            ? publisher.map(Stage.up).eraseToAnyPublisher()
-            : publisher.filter(Stage.keep).eraseToAnyPublisher()
-    }
-    return publisher
-}
-
-/// An erased search: each query becomes an erased inner publisher.
-@inline(never)
-func lookup(_ query: Int) -> AnyPublisher<Int, Never> {
-    Just(query &* 2).eraseToAnyPublisher()
-}
-
-@inline(never)
-func results(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
-    queries.flatMap { lookup($0) }.eraseToAnyPublisher()
-}
-
-@inline(never)
-func pairs(_ a: AnyPublisher<Int, Never>, _ b: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
-    a.zip(b).map { $0 &+ $1 }.eraseToAnyPublisher()
-}
-
-/// A callback-style lookup wrapped in a `Future`, as applications wrap completion handlers.
-@inline(never)
-func fetch(_ query: Int) -> Future<Int, Never> {
-    Future { promise in promise(.success(query &* 2)) }
-}
-
-@inline(never)
-func fetched(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
-    queries.flatMap { fetch($0) }.eraseToAnyPublisher()
-}
-
-/// The completion handlers a callback-style API holds until its work is done.
-final class PendingCallbacks {
-    var promises: [Future<Int, Never>.Promise] = []
-}
-
-/// A callback-style request wrapped as networking layers wrap one: a `Future` made on
-/// subscription (`Deferred`), fulfilled when the API calls back, erased at the boundary.
-@inline(never)
-func request(_ query: Int, through pending: PendingCallbacks) -> AnyPublisher<Int, Never> {
-    Deferred { Future { promise in pending.promises.append(promise) } }.eraseToAnyPublisher()
-}
-
-@inline(never)
-func requested(for queries: AnyPublisher<Int, Never>, through pending: PendingCallbacks) -> AnyPublisher<Int, Never> {
-    queries.flatMap { request($0, through: pending) }.eraseToAnyPublisher()
-}
-
-/// One feed that several screens watch: computed once per value, `share()`d, erased at the
-/// boundary.
-@inline(never)
-func sharedFeed(_ input: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
-    input.map { $0 &* 2 }.share().eraseToAnyPublisher()
-}
-
-/// The first value of each query's erased lookup, as code that wants one answer from a stream
-/// writes it.
-@inline(never)
-func firstResults(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
-    queries.flatMap { lookup($0).first() }.eraseToAnyPublisher()
-}
-
-/// The latest query's erased lookup only: earlier lookups are cancelled as each query arrives.
-@inline(never)
-func latestResults(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
-    queries.map { lookup($0) }.switchToLatest().eraseToAnyPublisher()
-}
-
-#if TETHER
-/// Two erased sources of the same kind of event, merged and mapped.
-@inline(never)
-func events(_ a: AnyPublisher<Int, Never>, _ b: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
-    a.merge(with: b).map { $0 &+ 1 }.eraseToAnyPublisher()
-}
-#endif
-
-/// A view's label, as UIKit-era code binds it: `assign(to:on:)` a model's property.
-final class Label {
-    var text = 0
-}
-
-@inline(never)
-func bind(_ input: AnyPublisher<Int, Never>, to label: Label) -> AnyCancellable {
-    input.map { $0 &* 2 }.assign(to: \.text, on: label)
-}
-
-struct DecodingError: Error {}
-
-/// A response stream that can fail, decoded with a throwing step and its error wrapped, as a
-/// networking layer hands one out.
-@inline(never)
-func decoded(_ responses: AnyPublisher<Int, Error>) -> AnyPublisher<Int, Error> {
-    responses
-        .tryMap { response -> Int in
-            guard response >= 0 else { throw DecodingError() }
-            return response &+ 1
-        }
-        .mapError { $0 }
-        .eraseToAnyPublisher()
-}
-
-final class Settings {
-    @Published var level = 0
-}
-
-/// A screen's model as SwiftUI-era code writes it: an `ObservableObject` whose view watches
-/// `objectWillChange` and whose other parts watch one property.
-final class ScreenModel: ObservableObject {
-    @Published var query = ""
-    @Published var count = 0
-}
-
-@inline(never)
-func levelChanges(_ settings: Settings) -> AnyPublisher<Int, Never> {
-    settings.$level.map { $0 / 2 }.removeDuplicates().eraseToAnyPublisher()
-}
-
-/// A screen's state as one value, as a store keeps it; each view reads its own fields.
-struct ScreenState {
-    var title = ""
-    var isLoading = false
-    var count = 0
-}
-
-final class Store {
-    @Published var state = ScreenState()
-}
-
-@inline(never)
-func titles(of store: Store) -> AnyPublisher<String, Never> {
-    store.$state.map(\.title).removeDuplicates().eraseToAnyPublisher()
-}
-
-@inline(never)
-func loading(of store: Store) -> AnyPublisher<Bool, Never> {
-    store.$state.map(\.isLoading).removeDuplicates().eraseToAnyPublisher()
-}
-
-#if TETHER
-/// `levels` nested `combineLatest`s, each erased: a form whose every field is derived from the
-/// previous one and a setting of its own (which does not change while values are sent).
-@inline(never)
-func nestedCombineLatest(_ source: AnyPublisher<Int, Never>, levels: Int) -> AnyPublisher<Int, Never> {
-    var publisher = source
-    for level in 0..<levels {
-        let setting = CurrentValueSubject<Int, Never>(level).eraseToAnyPublisher()
-        publisher = publisher.combineLatest(setting).map { $0 &+ $1 }.eraseToAnyPublisher()
-    }
-    return publisher
-}
-#endif
-
 // MARK: - The scenarios
 
 extension Scenario {
@@ -225,7 +24,7 @@ extension Scenario {
     /// one out, which subscribes what the screen needs and returns the cancellables; each
     /// operation is one `send`, and only the sends are measured.
     func registerSends<Failure: Error>(
-        failing _: Failure.Type = Never.self,
+        failing _: Failure.Type,
         watch: @escaping (AnyPublisher<Int, Failure>, Tally) -> [AnyCancellable]
     ) {
         register { benchmark in
@@ -244,7 +43,7 @@ extension Scenario {
     func registerSends(
         sinks: Int = 1, through chain: @escaping (AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never>
     ) {
-        registerSends { input, tally in
+        registerSends(failing: Never.self) { input, tally in
             let watched = chain(input)
             return (0..<sinks).map { _ in watched.sink { tally.sum &+= $0 } }
         }
@@ -365,7 +164,7 @@ func registerAppScenarios() {
     Catalog.appSwitchToLatestErased.registerSends(through: latestResults(for:))
 
     // An erased subject mapped and assigned to an object's property: per send.
-    Catalog.appAssign.registerSends { input, _ in [bind(input, to: Label())] }
+    Catalog.appAssign.registerSends(failing: Never.self) { input, _ in [bind(input, to: Label())] }
 
     // A failable erased stream decoded, its failure replaced where it is watched: per send.
     Catalog.appThrowingErased.registerSends(failing: Error.self) { input, tally in

@@ -1,0 +1,213 @@
+// The profiling loop: one scenario, run N times in a plain loop, for `Probes/count.sh` to count
+// the instructions and the atomic read-modify-writes one operation costs under callgrind.
+//
+// Usage: ProfileTether SCENARIO N. Each scenario does its setup, then N operations, then its
+// teardown; count.sh runs it at two N and divides the difference, so the setup and teardown
+// cancel out. Wall-clock figures on a shared machine move by tens of percent between runs;
+// these counts move by a few instructions, so a change is checked here first and in the
+// benchmark table after.
+//
+// The API boundaries (`derived(_:stages:)`, `lookup(_:)`, `request(_:through:)`, `decoded(_:)`
+// and the models) are the benchmarks' own, Benchmarks/Shared/AppBoundaries.swift, linked here.
+import Foundation
+import Tether
+
+/// Where the scenarios' closures add what they receive, so that nothing is optimised away.
+final class Tally: @unchecked Sendable {
+    var sum = 0
+}
+
+@inline(never)
+func plusOne(_ value: Int) -> Int { value &+ 1 }
+
+@inline(never)
+func sendAll(_ subject: PassthroughSubject<Int, Never>, _ count: Int) {
+    for value in 0..<count { subject.send(value) }
+}
+
+/// Six `map`/`filter` pairs, specialised on their upstream (`Rx MapFilter…`).
+@inline(never)
+func sixPairs<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
+where P.Output == Int, P.Failure == Never {
+    let identity: (Int) -> Int = { $0 }
+    let always: (Int) -> Bool = { _ in true }
+    return
+        upstream
+        .map(identity).filter(always).map(identity).filter(always).map(identity).filter(always)
+        .map(identity).filter(always).map(identity).filter(always).map(identity).filter(always)
+        .sink { tally.sum &+= $0 }
+}
+
+/// Five `flatMap` levels to `Just` (`Rx FlatMaps…`).
+@inline(never)
+func fiveFlatMaps<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
+where P.Output == Int, P.Failure == Never {
+    upstream.flatMap { Just($0) }.flatMap { Just($0) }.flatMap { Just($0) }.flatMap { Just($0) }
+        .flatMap { Just($0) }
+        .sink { tally.sum &+= $0 }
+}
+
+/// Five `map` to `Just` and `switchToLatest` levels (`Rx FlatMapLatest…`).
+@inline(never)
+func fiveSwitches<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
+where P.Output == Int, P.Failure == Never {
+    upstream.map { Just($0) }.switchToLatest().map { Just($0) }.switchToLatest().map { Just($0) }
+        .switchToLatest().map { Just($0) }.switchToLatest().map { Just($0) }.switchToLatest()
+        .sink { tally.sum &+= $0 }
+}
+
+/// Sends `count` values through `make(subject)` into a sink: one operation is one send.
+@inline(never)
+func sends(
+    _ count: Int, _ tally: Tally, through make: (AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never>
+) {
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = make(subject.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
+    sendAll(subject, count)
+    cancellable.cancel()
+}
+
+/// The scenarios, by name: what one operation is.
+let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
+    // `Just(x).map(f).sink { }`, made and cancelled.
+    "just-map-sink": { count, tally in
+        for value in 0..<count {
+            Just(value).map(plusOne).sink { tally.sum &+= $0 }.cancel()
+        }
+    },
+    // A subject made, a sink attached, one send, the sink cancelled (`Rx PublishSubjectCreating`).
+    "subject-create": { count, tally in
+        for _ in 0..<count {
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.sink { tally.sum &+= $0 }
+            subject.send(1)
+            cancellable.cancel()
+        }
+    },
+    // `subject.sink { }` then `cancel()` on one subject.
+    "subject-sink-cancel": { count, _ in
+        let subject = PassthroughSubject<Int, Never>()
+        subject.sink { _ in }.cancel()
+        for _ in 0..<count { subject.sink { _ in }.cancel() }
+    },
+    // One send to one sink, and to two.
+    "send-1-sink": { count, tally in
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.sink { tally.sum &+= $0 }
+        sendAll(subject, count)
+        cancellable.cancel()
+    },
+    "send-2-sinks": { count, tally in
+        let subject = PassthroughSubject<Int, Never>()
+        let first = subject.sink { tally.sum &+= $0 }
+        let second = subject.sink { tally.sum &+= $0 }
+        sendAll(subject, count)
+        first.cancel()
+        second.cancel()
+    },
+    // One send through `map` from a `CurrentValueSubject`.
+    "current-value-map": { count, tally in
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let cancellable = subject.map(plusOne).sink { tally.sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+    },
+    // One set of a `@Published` property watched by a sink.
+    "published-set": { count, tally in
+        let settings = Settings()
+        let cancellable = settings.$level.sink { tally.sum &+= $0 }
+        for value in 0..<count { settings.level = value }
+        cancellable.cancel()
+    },
+    // One send through an erased subject, one erased `map` stage, into a sink.
+    "erased-1-stage-send": { count, tally in
+        sends(count, tally) { derived($0, stages: 1) }
+    },
+    // One send through twelve stages behind an erasure point, and without any erasure.
+    "erased-12-stages-send": { count, tally in sends(count, tally) { derived($0, stages: 12) } },
+    "plain-12-stages-send": { count, tally in
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable =
+            subject
+            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+            .sink { tally.sum &+= $0 }
+        sendAll(subject, count)
+        cancellable.cancel()
+    },
+    // Twelve erased stages subscribed into a `Set` and let go of.
+    "erased-12-stages-subscribe": { count, tally in
+        let subject = PassthroughSubject<Int, Never>()
+        let chain = derived(subject.eraseToAnyPublisher(), stages: 12)
+        var cancellables = Set<AnyCancellable>()
+        for _ in 0..<count {
+            chain.sink { tally.sum &+= $0 }.store(in: &cancellables)
+            cancellables.removeAll()
+        }
+    },
+    // One element of a `Sequence` publisher through twelve erased stages.
+    "erased-12-stages-sequence": { count, tally in
+        derived((0..<count).publisher.eraseToAnyPublisher(), stages: 12).sink { tally.sum &+= $0 }.cancel()
+    },
+    // One send through the failable erased stream, its failure replaced where it is watched.
+    "erased-throwing-send": { count, tally in
+        let subject = PassthroughSubject<Int, Error>()
+        let cancellable = decoded(subject.eraseToAnyPublisher()).replaceError(with: 0)
+            .sink { tally.sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+    },
+    // Six `map`/`filter` pairs made and cancelled, and one element pumped through them.
+    "map-filter-create": { count, tally in
+        for _ in 0..<count { sixPairs(CollectionOfOne(1).publisher, into: tally).cancel() }
+    },
+    "map-filter-pump": { count, tally in
+        sixPairs(repeatElement(1, count: count).publisher, into: tally).cancel()
+    },
+    // Five `flatMap` levels made and cancelled, and one element pumped through them.
+    "flat-map-create": { count, tally in
+        for _ in 0..<count { fiveFlatMaps(CollectionOfOne(1).publisher, into: tally).cancel() }
+    },
+    "flat-map-pump": { count, tally in
+        fiveFlatMaps(repeatElement(1, count: count).publisher, into: tally).cancel()
+    },
+    // Five `switchToLatest` levels made and cancelled, and one element pumped through them.
+    "switch-create": { count, tally in
+        for _ in 0..<count { fiveSwitches(CollectionOfOne(1).publisher, into: tally).cancel() }
+    },
+    "switch-pump": { count, tally in
+        fiveSwitches(repeatElement(1, count: count).publisher, into: tally).cancel()
+    },
+    // One send of an erased subject flat-mapped to an erased lookup, to its `first()`, and to a
+    // `Deferred { Future }` fulfilled after the send.
+    "flat-map-erased-just": { count, tally in
+        sends(count, tally) { results(for: $0) }
+    },
+    "flat-map-first": { count, tally in
+        sends(count, tally) { firstResults(for: $0) }
+    },
+    "flat-map-deferred-future": { count, tally in
+        let subject = PassthroughSubject<Int, Never>()
+        let pending = PendingCallbacks()
+        let cancellable = requested(for: subject.eraseToAnyPublisher(), through: pending)
+            .sink { tally.sum &+= $0 }
+        for value in 0..<count {
+            subject.send(value)
+            pending.promises.removeLast()(.success(value &* 2))
+        }
+        cancellable.cancel()
+    },
+]
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let count = Int(arguments[2]),
+    let scenario = scenarios.first(where: { $0.key == arguments[1] })?.value
+else {
+    print("usage: ProfileTether SCENARIO COUNT, where SCENARIO is one of:")
+    for (name, _) in scenarios { print("  \(name)") }
+    exit(2)
+}
+let tally = Tally()
+scenario(count, tally)
+print(tally.sum)
