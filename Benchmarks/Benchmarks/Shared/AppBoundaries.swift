@@ -52,6 +52,16 @@ func derived(_ input: AnyPublisher<Int, Never>, stages: Int) -> AnyPublisher<Int
     }
 }
 
+/// The twelve stages of `derived(_:stages:)` written inline on a subject and sunk, nothing
+/// erased: what erasure is compared with.
+func plainStages(_ subject: PassthroughSubject<Int, Never>, receiveValue: @escaping (Int) -> Void) -> AnyCancellable {
+    subject
+        .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+        .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+        .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
+        .sink(receiveValue: receiveValue)
+}
+
 /// The same twelve stages with an erasure after each: every stage behind its own API boundary.
 @inline(never)
 func erasedEveryStage(_ input: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {

@@ -94,12 +94,7 @@ func registerAppScenarios() {
     Catalog.appPlain12.register { benchmark in
         let subject = PassthroughSubject<Int, Never>()
         let tally = Tally()
-        let cancellable =
-            subject
-            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
-            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
-            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
-            .sink { tally.sum &+= $0 }
+        let cancellable = plainStages(subject) { tally.sum &+= $0 }
         benchmark.startMeasurement()
         for value in benchmark.scaledIterations { subject.send(value) }
         benchmark.stopMeasurement()

@@ -8,14 +8,11 @@
 // benchmark table after.
 //
 // The API boundaries (`derived(_:stages:)`, `lookup(_:)`, `request(_:through:)`, `decoded(_:)`
-// and the models) are the benchmarks' own, Benchmarks/Shared/AppBoundaries.swift, linked here.
+// and the models) and the Rx-shaped chains (`sixMapFilterPairs`, `fiveFlatMaps`,
+// `fiveSwitches`, `Tally`) are the benchmarks' own, Benchmarks/Shared/AppBoundaries.swift and
+// Chains.swift, linked here.
 import Foundation
 import Tether
-
-/// Where the scenarios' closures add what they receive, so that nothing is optimised away.
-final class Tally: @unchecked Sendable {
-    var sum = 0
-}
 
 @inline(never)
 func plusOne(_ value: Int) -> Int { value &+ 1 }
@@ -23,37 +20,6 @@ func plusOne(_ value: Int) -> Int { value &+ 1 }
 @inline(never)
 func sendAll(_ subject: PassthroughSubject<Int, Never>, _ count: Int) {
     for value in 0..<count { subject.send(value) }
-}
-
-/// Six `map`/`filter` pairs, specialised on their upstream (`Rx MapFilter…`).
-@inline(never)
-func sixPairs<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
-where P.Output == Int, P.Failure == Never {
-    let identity: (Int) -> Int = { $0 }
-    let always: (Int) -> Bool = { _ in true }
-    return
-        upstream
-        .map(identity).filter(always).map(identity).filter(always).map(identity).filter(always)
-        .map(identity).filter(always).map(identity).filter(always).map(identity).filter(always)
-        .sink { tally.sum &+= $0 }
-}
-
-/// Five `flatMap` levels to `Just` (`Rx FlatMaps…`).
-@inline(never)
-func fiveFlatMaps<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
-where P.Output == Int, P.Failure == Never {
-    upstream.flatMap { Just($0) }.flatMap { Just($0) }.flatMap { Just($0) }.flatMap { Just($0) }
-        .flatMap { Just($0) }
-        .sink { tally.sum &+= $0 }
-}
-
-/// Five `map` to `Just` and `switchToLatest` levels (`Rx FlatMapLatest…`).
-@inline(never)
-func fiveSwitches<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
-where P.Output == Int, P.Failure == Never {
-    upstream.map { Just($0) }.switchToLatest().map { Just($0) }.switchToLatest().map { Just($0) }
-        .switchToLatest().map { Just($0) }.switchToLatest().map { Just($0) }.switchToLatest()
-        .sink { tally.sum &+= $0 }
 }
 
 /// Sends `count` values through `make(subject)` into a sink: one operation is one send.
@@ -127,12 +93,7 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     "erased-12-stages-send": { count, tally in sends(count, tally) { derived($0, stages: 12) } },
     "plain-12-stages-send": { count, tally in
         let subject = PassthroughSubject<Int, Never>()
-        let cancellable =
-            subject
-            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
-            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
-            .map(Stage.up).filter(Stage.keep).map(Stage.down).filter(Stage.all)
-            .sink { tally.sum &+= $0 }
+        let cancellable = plainStages(subject) { tally.sum &+= $0 }
         sendAll(subject, count)
         cancellable.cancel()
     },
@@ -160,10 +121,10 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     },
     // Six `map`/`filter` pairs made and cancelled, and one element pumped through them.
     "map-filter-create": { count, tally in
-        for _ in 0..<count { sixPairs(CollectionOfOne(1).publisher, into: tally).cancel() }
+        for _ in 0..<count { sixMapFilterPairs(CollectionOfOne(1).publisher, into: tally).cancel() }
     },
     "map-filter-pump": { count, tally in
-        sixPairs(repeatElement(1, count: count).publisher, into: tally).cancel()
+        sixMapFilterPairs(repeatElement(1, count: count).publisher, into: tally).cancel()
     },
     // Five `flatMap` levels made and cancelled, and one element pumped through them.
     "flat-map-create": { count, tally in
