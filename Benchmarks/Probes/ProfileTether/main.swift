@@ -159,6 +159,28 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
         }
         cancellable.cancel()
     },
+    // One send through `delay` and through `debounce` on the benchmarks' virtual-time
+    // scheduler, and the clock moved past it: one operation is one value delivered.
+    "delay-virtual": { count, tally in
+        let scheduler = VirtualTimeScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.delay(for: 5, scheduler: scheduler).sink { tally.sum &+= $0 }
+        for value in 0..<count {
+            subject.send(value)
+            scheduler.advance(by: 5)
+        }
+        cancellable.cancel()
+    },
+    "debounce-virtual": { count, tally in
+        let scheduler = VirtualTimeScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.debounce(for: 10, scheduler: scheduler).sink { tally.sum &+= $0 }
+        for value in 0..<count {
+            subject.send(value)
+            scheduler.advance(by: 20)
+        }
+        cancellable.cancel()
+    },
 ]
 
 let arguments = CommandLine.arguments

@@ -1,0 +1,1 @@
+../../Benchmarks/Shared/VirtualTimeScheduler.swift
