@@ -129,10 +129,12 @@ extension Publishers.Debounce {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard let (generation, previous) = state.withLock({ $0.receive(input) }) else { return .none }
+            let restart = state.withLock { $0.receive(input) }
+            let generation = restart.generation
+            guard generation != 0 else { return .none }
             let clock = delivery.startTimer(every: dueTime) { self.fire(generation) }
             state.withLock { $0.started(generation, clock: clock) }?.cancel()
-            previous?.cancel()
+            restart.previous?.cancel()
             return .none
         }
 

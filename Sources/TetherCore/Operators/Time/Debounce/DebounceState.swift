@@ -20,8 +20,12 @@ internal struct DebounceState<Output> {
     @usableFromInline var generation = 0
     /// The latest value; Combine keeps it after delivering it (its mirror shows it).
     @usableFromInline var current: Output?
-    /// The latest value's timer: its number, and its cancellable once `schedule` returned it.
-    @usableFromInline var timer: (generation: Int, clock: (any Cancellable)?)?
+    /// The number of the latest value's timer while it is pending; `0` when none is (timers
+    /// are numbered from `1`). Kept apart from ``clock``, so that no state or result is an
+    /// optional tuple around an optional existential (see ``DebounceRestart``).
+    @usableFromInline var timer = 0
+    /// The pending timer's cancellable, once `schedule` returned it.
+    @usableFromInline var clock: (any Cancellable)?
     @usableFromInline var demand = Subscribers.Demand.none
 
     @inlinable
@@ -35,36 +39,35 @@ internal struct DebounceState<Output> {
     }
 
     /// A value arrived.
-    /// - Returns: `nil` when it is ignored; otherwise the number of the timer to start and the
+    /// - Returns: The number of the timer to start (`0` when the value is ignored) and the
     ///   previous timer's cancellable, which the caller cancels.
     @inlinable
-    mutating func receive(_ value: Output) -> (generation: Int, previous: (any Cancellable)?)? {
-        guard phase.isSubscribed() else { return nil }
+    mutating func receive(_ value: Output) -> DebounceRestart {
+        guard phase.isSubscribed() else { return DebounceRestart(generation: 0, previous: nil) }
         generation += 1
         current = value
-        let previous = timer?.clock
-        timer = (generation, nil)
-        return (generation, previous)
+        timer = generation
+        return DebounceRestart(generation: generation, previous: clock.take())
     }
 
     /// Timer number `generation` is scheduled.
     /// - Returns: A cancellable the caller cancels: this one, when the timer already fired or was
     ///   overtaken, or the stream ended meanwhile.
     @inlinable
-    mutating func started(_ generation: Int, clock: any Cancellable) -> (any Cancellable)? {
-        guard phase.isSubscribed(), let timer, timer.generation == generation else { return clock }
-        self.timer = (generation, clock)
+    mutating func started(_ generation: Int, clock: consuming any Cancellable) -> (any Cancellable)? {
+        guard phase.isSubscribed(), timer == generation else { return clock }
+        self.clock = clock
         return nil
     }
 
     /// Timer number `generation` fired.
     @inlinable
     mutating func fire(_ generation: Int) -> Firing {
-        guard phase.isSubscribed(), let timer, timer.generation == generation else { return .ignore }
-        self.timer = nil
-        guard demand > 0 else { return .due(nil, clock: timer.clock) }
+        guard phase.isSubscribed(), timer == generation else { return .ignore }
+        timer = 0
+        guard demand > 0 else { return .due(nil, clock: clock.take()) }
         demand -= 1
-        return .due(current, clock: timer.clock)
+        return .due(current, clock: clock.take())
     }
 
     /// The subscriber requested `more`, or returned it from a value.
@@ -81,8 +84,8 @@ internal struct DebounceState<Output> {
     mutating func complete() -> (any Cancellable)?? {
         guard phase.isSubscribed() else { return nil }
         phase = .terminal
-        defer { timer = nil }
-        return .some(timer?.clock)
+        timer = 0
+        return .some(clock.take())
     }
 
     /// The subscriber cancelled.
@@ -92,7 +95,7 @@ internal struct DebounceState<Output> {
     mutating func cancel() -> (upstream: any Subscription, clock: (any Cancellable)?)? {
         guard case .subscribed(let upstream) = phase else { return nil }
         phase = .terminal
-        defer { timer = nil }
-        return (upstream, timer?.clock)
+        timer = 0
+        return (upstream, clock.take())
     }
 }
