@@ -359,7 +359,7 @@ private struct FlattenDriver {
     /// the token.
     private mutating func perform(_ effects: Machine.Effects, immediateAfter: Bool = false) {
         forget(effects.cancels)
-        if let (subscription, demand) = effects.request { granted(subscription, demand) }
+        if let request = effects.request { granted(request.subscription, request.demand) }
         for subscription in effects.unlimited { granted(subscription, .unlimited) }
         switch effects.drain {
         case .idle:

@@ -71,7 +71,7 @@ internal struct FlattenState<Value, Failure: Error> {
     @usableFromInline
     internal struct Effects {
         @usableFromInline var cancels: [any Subscription] = []
-        @usableFromInline var request: (subscription: any Subscription, demand: Subscribers.Demand)?
+        @usableFromInline var request: FlattenRequest?
         @usableFromInline var drain: Drain = .idle
         /// Inners to ask for `.unlimited`, the downstream's demand having become unlimited: asked
         /// after the values that waited are delivered, as Combine does.
@@ -383,7 +383,7 @@ internal struct FlattenState<Value, Failure: Error> {
     mutating func innerGone() -> Effects {
         var effects = finishIfDrained()
         if maxPublishers != .unlimited, case .live = upstream, let subscription = upstreamSubscription {
-            effects.request = (subscription, .max(1))
+            effects.request = FlattenRequest(subscription, .max(1))
         }
         return effects
     }
@@ -413,9 +413,8 @@ internal struct FlattenState<Value, Failure: Error> {
             effects.unlimited = inners.markAllUnlimited()
         }
         demand += more
-        if !delivering, demand > 0, let (value, request) = popBuffered() {
+        if !delivering, demand > 0, let value = popBuffered(request: &effects.request) {
             delivering = true
-            if let request { effects.request = request }
             effects.drain = .deliver(value)
         }
         return effects
@@ -443,8 +442,7 @@ internal struct FlattenState<Value, Failure: Error> {
             effects.drain = .release
             return effects
         }
-        if demand > 0, let (value, request) = popBuffered() {
-            if let request { effects.request = request }
+        if demand > 0, let value = popBuffered(request: &effects.request) {
             effects.drain = .deliver(value)
             return effects
         }
@@ -489,23 +487,25 @@ internal struct FlattenState<Value, Failure: Error> {
         return .max(1)
     }
 
-    /// Takes the oldest buffered value, using one demand, with the request that replaces it:
-    /// to its inner for its next value, or, for a buffered `Just` (which finishes with it), to
-    /// a bounded `flatMap`'s upstream for the next publisher.
+    /// Takes the oldest buffered value, using one demand, and sets `request` to the request that
+    /// replaces it (left alone when none does): to its inner for its next value, or, for a
+    /// buffered `Just` (which finishes with it), to a bounded `flatMap`'s upstream for the next
+    /// publisher.
     @inlinable
-    mutating func popBuffered() -> (Value, (subscription: any Subscription, demand: Subscribers.Demand)?)? {
+    mutating func popBuffered(request: inout FlattenRequest?) -> Value? {
         guard let (index, value) = buffer.popFirst() else { return nil }
         demand -= 1
         if inners.isImmediate(index) {
             inners.remove(index)
             if maxPublishers != .unlimited, case .live = upstream, let subscription = upstreamSubscription {
-                return (value, (subscription, .max(1)))
+                request = FlattenRequest(subscription, .max(1))
             }
-            return (value, nil)
+            return value
         }
-        guard let subscription = inners.subscription(index) else { return (value, nil) }
+        guard let subscription = inners.subscription(index) else { return value }
         let ask = reask(index)
-        return (value, ask > 0 ? (subscription, ask) : nil)
+        if ask > 0 { request = FlattenRequest(subscription, ask) }
+        return value
     }
 
     @inlinable

@@ -310,7 +310,7 @@ where
             // The request and the drain are moved out, not read in place: read, each was copied
             // and the copy destroyed, through the effects' value witnesses.
             for subscription in effects.cancels { subscription.cancel() }
-            if case .some(let (subscription, demand)) = effects.request.take() { subscription.request(demand) }
+            if let request = effects.request.take() { request.subscription.request(request.demand) }
             if !effects.unlimited.isEmpty { unlimited += effects.unlimited }
             var drain = Machine.Drain.idle
             swap(&drain, &effects.drain)
