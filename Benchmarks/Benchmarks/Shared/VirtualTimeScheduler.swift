@@ -63,6 +63,31 @@ final class VirtualTimeScheduler: @unchecked Sendable {
         enqueue(due: date.ticks, action)
     }
 
+    /// Starts a repeating action, first at `date` and then every `interval` ticks (at least one),
+    /// until the returned timer is cancelled; the scheduler holds itself weakly in it, as a
+    /// scheduler that outlives none of its timers would.
+    func scheduleRepeating(after date: Time, interval: Stride, _ action: @escaping () -> Void) -> RepeatingTimer {
+        let timer = RepeatingTimer()
+        func fire(at due: Int) {
+            enqueue(due: due) { [weak self] in
+                guard !timer.cancelled else { return }
+                action()
+                if !timer.cancelled { self.map { _ in fire(at: due + max(interval.ticks, 1)) } }
+            }
+        }
+        fire(at: date.ticks)
+        return timer
+    }
+
+    /// A repeating action's handle: cancelled, it runs no more.
+    final class RepeatingTimer {
+        fileprivate(set) var cancelled = false
+
+        func cancel() {
+            cancelled = true
+        }
+    }
+
     /// Moves the clock by `stride`, running every action that falls due on the way.
     func advance(by stride: Stride) {
         let target = now.ticks + stride.ticks
@@ -92,22 +117,10 @@ extension VirtualTimeScheduler: Scheduler {
     func schedule(
         after date: Time, interval: Stride, tolerance: Stride, options: Never?, _ action: @escaping () -> Void
     ) -> Cancellable {
-        // OpenCombine's debounce schedules its timer as a repeating action and cancels it after
-        // the first firing.
-        let repeating = Repeating()
-        func fire(at due: Int) {
-            enqueue(due: due) { [weak self] in
-                guard !repeating.cancelled else { return }
-                action()
-                if !repeating.cancelled { self.map { _ in fire(at: due + max(interval.ticks, 1)) } }
-            }
-        }
-        fire(at: date.ticks)
-        return AnyCancellable { repeating.cancelled = true }
-    }
-
-    private final class Repeating {
-        var cancelled = false
+        // Combine's debounce (and so both libraries') schedules its timer as a repeating action
+        // and cancels it after the first firing.
+        let timer = scheduleRepeating(after: date, interval: interval, action)
+        return AnyCancellable { timer.cancel() }
     }
 }
 
