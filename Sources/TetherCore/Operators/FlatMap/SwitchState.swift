@@ -66,10 +66,61 @@ internal struct SwitchState {
         case none
         case on(any Subscription)
 
-        /// Whether there is no subscription.
+        /// Whether there is no subscription. Moved out and back rather than read in place:
+        /// reading the case of a stored `Target` copies it, and destroys the copy, through its
+        /// value witnesses (as ``UpstreamStatus/isSubscribed()`` explains).
         @inlinable
-        var isNone: Bool {
-            if case .none = self { true } else { false }
+        mutating func isNone() -> Bool {
+            switch consume self {
+            case .on(let subscription):
+                self = .on(subscription)
+                return false
+            case .none:
+                self = .none
+                return true
+            }
+        }
+
+        /// Keeps `subscription` if there is none yet: `false`, with nothing changed, otherwise.
+        /// The empty target is moved out rather than assigned over, which destroyed it through
+        /// its value witnesses.
+        @inlinable
+        mutating func fill(_ subscription: consuming any Subscription) -> Bool {
+            switch consume self {
+            case .on(let kept):
+                self = .on(kept)
+                return false
+            case .none:
+                self = .on(subscription)
+                return true
+            }
+        }
+
+        /// Lets go of the subscription, if there is one, without going through the value
+        /// witnesses an assignment of `.none` destroys the old target with.
+        @inlinable
+        mutating func clear() {
+            switch consume self {
+            case .on(let subscription):
+                self = .none
+                _ = consume subscription
+            case .none:
+                self = .none
+            }
+        }
+
+        /// A copy, for a call made once the lock is released; the subscription alone is copied,
+        /// not the target through its value witnesses.
+        @inlinable
+        mutating func copy() -> Target {
+            switch consume self {
+            case .on(let subscription):
+                self = .on(subscription)
+                return .on(subscription)
+            case .none:
+                self = .none
+                return .none
+            }
         }
 
         /// Moves the subscription out, leaving none.
@@ -78,6 +129,14 @@ internal struct SwitchState {
             var taken = Target.none
             swap(&taken, &self)
             return taken
+        }
+
+        /// Asks the subscription for `demand`, if there is one.
+        @inlinable
+        consuming func request(_ demand: Subscribers.Demand) {
+            if case .on(let subscription) = consume self {
+                subscription.request(demand)
+            }
         }
 
         /// Cancels the subscription, if there is one.
@@ -101,9 +160,8 @@ internal struct SwitchState {
     /// The outer subscription arrived: `false` when it must be cancelled instead.
     @inlinable
     mutating func attachOuter(_ subscription: any Subscription) -> Bool {
-        guard outer.isNone, !cancelled else { return false }
-        outer = .on(subscription)
-        return true
+        guard !cancelled else { return false }
+        return outer.fill(subscription)
     }
 
     /// A new inner publisher: its number, and the previous inner to cancel, if it had a
@@ -145,14 +203,14 @@ internal struct SwitchState {
 
     @inlinable
     mutating func outerCompleted(failed: Bool) -> OuterEnding {
-        _ = outer.take()
+        outer.clear()
         outerFinished = true
         guard !cancelled else { return .nothing }
         if failed {
             sentCompletion = true
             return .fail(inner.take())
         }
-        guard !awaitingInner, !valueAtHand, inner.isNone else { return .nothing }
+        guard !awaitingInner, !valueAtHand, inner.isNone() else { return .nothing }
         sentCompletion = true
         return .finish
     }
@@ -162,7 +220,7 @@ internal struct SwitchState {
     mutating func request(_ more: Subscribers.Demand) -> Target {
         demand += more
         // None for a value at hand, which has no subscription.
-        return inner
+        return inner.copy()
     }
 
     /// The subscriptions to cancel.
@@ -176,8 +234,7 @@ internal struct SwitchState {
     /// cancelled instead.
     @inlinable
     mutating func attachInner(_ subscription: any Subscription, _ index: Int) -> Subscribers.Demand? {
-        guard index == current, !cancelled, inner.isNone else { return nil }
-        inner = .on(subscription)
+        guard index == current, !cancelled, inner.fill(subscription) else { return nil }
         awaitingInner = false
         return demand
     }
@@ -207,7 +264,7 @@ internal struct SwitchState {
         if valueAtHand {
             valueAtHand = false
         } else {
-            inner = .none
+            inner.clear()
         }
         guard !sentCompletion else { return .nothing }
         if failed {
