@@ -159,6 +159,21 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
         }
         cancellable.cancel()
     },
+    // A `flatMap` whose downstream asks for one value at a time: each send's inner (a two-element
+    // sequence) delivers one value at once and leaves the other waiting for demand, and each of
+    // the two requests that follow hands a waiting value over and asks its inner for the next
+    // (the request `flatMap` makes from its effects). One operation: a send and two requests.
+    "flat-map-pull": { count, tally in
+        let subject = PassthroughSubject<Int, Never>()
+        let puller = Puller(tally)
+        subject.flatMap { [$0, $0].publisher }.subscribe(puller)
+        for value in 0..<count {
+            subject.send(value)
+            puller.pull()
+            puller.pull()
+        }
+        puller.subscription?.cancel()
+    },
     // One send through `delay` and through `debounce` on the benchmarks' virtual-time
     // scheduler, and the clock moved past it: one operation is one value delivered.
     "delay-virtual": { count, tally in
@@ -194,3 +209,25 @@ else {
 let tally = Tally()
 scenario(count, tally)
 print(tally.sum)
+
+/// A subscriber that asks for one value at the start and one more each time it is pulled.
+final class Puller: Subscriber {
+    let tally: Tally
+    var subscription: (any Subscription)?
+
+    init(_ tally: Tally) { self.tally = tally }
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.max(1))
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        tally.sum &+= input
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
+
+    func pull() { subscription?.request(.max(1)) }
+}
