@@ -88,42 +88,12 @@ let benchmarks: @Sendable () -> Void = {
     // on the same scheduler, holding the value where the action finds it, run when the clock
     // moves past it. The action captures one object, as the operator's does (no closure context
     // is allocated).
-    Catalog.delayVirtual.register { benchmark in
-        let scheduler = VirtualTimeScheduler()
-        let tally = Tally()
-        let pending = PendingValue(identity({ (value: Int) in tally.sum &+= value }))
-        benchmark.startMeasurement()
-        for value in benchmark.scaledIterations {
-            pending.value = value
-            scheduler.schedule(after: scheduler.now.advanced(by: 5), tolerance: 0, options: nil) {
-                pending.deliver()
-            }
-            scheduler.advance(by: 5)
-        }
-        benchmark.stopMeasurement()
-        blackHole(tally.sum)
-    }
+    registerSchedulerFloor(Catalog.delayVirtual, after: 5, advance: 5, repeating: false)
 
     // What `debounce` cannot do without: Combine's debounce starts a repeating timer for each
     // value and cancels it once it has fired, so the floor starts one on the same scheduler,
     // runs it once and cancels it (the `AnyCancellable` the libraries wrap it in is theirs).
-    Catalog.debounceVirtual.register { benchmark in
-        let scheduler = VirtualTimeScheduler()
-        let tally = Tally()
-        let pending = PendingValue(identity({ (value: Int) in tally.sum &+= value }))
-        benchmark.startMeasurement()
-        for value in benchmark.scaledIterations {
-            pending.value = value
-            let timer = scheduler.scheduleRepeating(after: scheduler.now.advanced(by: 10), interval: 10) {
-                pending.deliver()
-                pending.timer?.cancel()
-            }
-            pending.timer = timer
-            scheduler.advance(by: 20)
-        }
-        benchmark.stopMeasurement()
-        blackHole(tally.sum)
-    }
+    registerSchedulerFloor(Catalog.debounceVirtual, after: 10, advance: 20, repeating: true)
 
     Catalog.passthroughOne.register { benchmark in
         let tally = Tally()
@@ -252,6 +222,35 @@ final class Tally: @unchecked Sendable {
 
 final class Label {
     var text = 0
+}
+
+/// Registers the floor of a virtual-time row: for each value, the value set where the action
+/// finds it, one action `after` ticks from now (or a repeating timer every `after` ticks, which
+/// the action cancels once it has run), and the clock moved `advance` ticks.
+func registerSchedulerFloor(_ scenario: Scenario, after: Int, advance: Int, repeating: Bool) {
+    scenario.register { benchmark in
+        let scheduler = VirtualTimeScheduler()
+        let tally = Tally()
+        let pending = PendingValue(identity({ (value: Int) in tally.sum &+= value }))
+        let due = VirtualTimeScheduler.Stride(after)
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            pending.value = value
+            if repeating {
+                pending.timer = scheduler.scheduleRepeating(after: scheduler.now.advanced(by: due), interval: due) {
+                    pending.deliver()
+                    pending.timer?.cancel()
+                }
+            } else {
+                scheduler.schedule(after: scheduler.now.advanced(by: due), tolerance: 0, options: nil) {
+                    pending.deliver()
+                }
+            }
+            scheduler.advance(by: VirtualTimeScheduler.Stride(advance))
+        }
+        benchmark.stopMeasurement()
+        blackHole(tally.sum)
+    }
 }
 
 /// The value a scheduled action delivers, where it goes, and the repeating timer delivering it.

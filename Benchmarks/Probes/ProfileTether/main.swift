@@ -33,6 +33,24 @@ func sends(
     cancellable.cancel()
 }
 
+/// Sends `count` values through `timed(subject, scheduler)` into a sink on the benchmarks'
+/// virtual-time scheduler, moving the clock `advance` ticks after each send: one operation is one
+/// value delivered.
+@inline(never)
+func virtualTimeSends<Timed: Publisher>(
+    _ count: Int, _ tally: Tally, advance: VirtualTimeScheduler.Stride,
+    through timed: (PassthroughSubject<Int, Never>, VirtualTimeScheduler) -> Timed
+) where Timed.Output == Int, Timed.Failure == Never {
+    let scheduler = VirtualTimeScheduler()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = timed(subject, scheduler).sink { tally.sum &+= $0 }
+    for value in 0..<count {
+        subject.send(value)
+        scheduler.advance(by: advance)
+    }
+    cancellable.cancel()
+}
+
 /// The scenarios, by name: what one operation is.
 let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     // `Just(x).map(f).sink { }`, made and cancelled.
@@ -177,24 +195,10 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     // One send through `delay` and through `debounce` on the benchmarks' virtual-time
     // scheduler, and the clock moved past it: one operation is one value delivered.
     "delay-virtual": { count, tally in
-        let scheduler = VirtualTimeScheduler()
-        let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject.delay(for: 5, scheduler: scheduler).sink { tally.sum &+= $0 }
-        for value in 0..<count {
-            subject.send(value)
-            scheduler.advance(by: 5)
-        }
-        cancellable.cancel()
+        virtualTimeSends(count, tally, advance: 5) { $0.delay(for: 5, scheduler: $1) }
     },
     "debounce-virtual": { count, tally in
-        let scheduler = VirtualTimeScheduler()
-        let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject.debounce(for: 10, scheduler: scheduler).sink { tally.sum &+= $0 }
-        for value in 0..<count {
-            subject.send(value)
-            scheduler.advance(by: 20)
-        }
-        cancellable.cancel()
+        virtualTimeSends(count, tally, advance: 20) { $0.debounce(for: 10, scheduler: $1) }
     },
 ]
 
