@@ -8,8 +8,10 @@
 /// `send` may be called from any thread. Each subscriber still receives its signals one at a
 /// time: a `send` from another thread while the subscriber is busy waits for it and then
 /// delivers its own value, so `send` returns once its value has been offered to every
-/// subscriber; a `send` from inside the subscriber's own `receive` is delivered after that call
-/// returns and before the outer `send` does, without nesting calls.
+/// subscriber; a `send` from inside the subscriber's own `receive` is delivered to it after that
+/// call returns and before the outer `send` does, without nesting calls. Subscribers that are not
+/// busy receive such a value at once, so one that comes later in the order receives it before
+/// the value whose delivery sent it, as in Combine.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent, ConduitAttaching,
     @unchecked Sendable
 {

@@ -109,7 +109,12 @@ extension Subscribers {
             // A completion after a cancel finds the closures gone (or going, with the delivery in
             // flight that will release them).
             guard handOff.enterEvenBeforeSubscription() else { return }
+            // Moved out rather than copied (no retain and release of its context): while this
+            // signal is entered, nothing else touches the closures. Not `take()`, which goes
+            // through a generic `Optional` and wraps the closure in a reabstraction thunk, an
+            // allocation each way.
             let receiveCompletion = onCompletion
+            onCompletion = nil
             // From inside a value's delivery (a publisher that completes reentrantly), the value
             // closure is still running where it is kept: that delivery lets go of both as it
             // leaves.

@@ -1,0 +1,57 @@
+import Tether
+import TetherTesting
+import XCTest
+
+/// A value sent into a subject from inside one subscriber's delivery reaches the subscribers that
+/// are not busy at once, before the value being delivered does: a later subscriber receives the
+/// newer value first and the older one last. Combine does the same; applications built on a
+/// `CurrentValueSubject` have reported it as a later subscriber ending on a stale value
+/// (pointfreeco/swift-composable-architecture, issue 697). The subscriber that sent receives
+/// both in order, the reentrant one after its current delivery returns.
+final class ReentrantSendOrderTests: TetherTestCase {
+    func testALaterSinkReceivesTheReentrantValueBeforeTheOuterOne() {
+        let subject = PassthroughSubject<Int, Never>()
+        var sender: [Int] = []
+        var later: [Int] = []
+        let first = subject.sink { value in
+            sender.append(value)
+            if value == 1 { subject.send(2) }
+        }
+        let second = subject.sink { later.append($0) }
+        subject.send(1)
+        XCTAssertEqual(sender, [1, 2])
+        XCTAssertEqual(later, [2, 1])
+        first.cancel()
+        second.cancel()
+    }
+
+    func testALaterSubscriberReceivesTheReentrantValueBeforeTheOuterOne() {
+        let subject = PassthroughSubject<Int, Never>()
+        let later = RecordingSubscriber<Int, Never>()
+        let first = subject.map { $0 }.sink { value in
+            if value == 1 { subject.send(2) }
+        }
+        subject.subscribe(later)
+        subject.send(1)
+        XCTAssertEqual(later.events, [.subscription, .value(2), .value(1)])
+        first.cancel()
+        later.cancel()
+    }
+
+    func testACurrentValueSubjectsLaterSinkEndsOnTheOlderValueAndTheSubjectOnTheNewer() {
+        let subject = CurrentValueSubject<String, Never>("initial")
+        var sender: [String] = []
+        var later: [String] = []
+        let first = subject.sink { value in
+            sender.append(value)
+            if value == "old" { subject.value = "new" }
+        }
+        let second = subject.sink { later.append($0) }
+        subject.send("old")
+        XCTAssertEqual(sender, ["initial", "old", "new"])
+        XCTAssertEqual(later, ["initial", "new", "old"])
+        XCTAssertEqual(subject.value, "new")
+        first.cancel()
+        second.cancel()
+    }
+}
