@@ -103,6 +103,30 @@ package struct ReleaseHandOff: ~Copyable, Sendable {
         bits.bitwiseOr(Self.stopped, ordering: .acquiringAndReleasing)
     }
 
+    /// Serial path, a completion that ends the stream: ``enterEvenBeforeSubscription()`` and
+    /// ``stopBeneathDeliveries(entered:)`` with `entered: true`, in one atomic read-modify-write
+    /// where they take two (a completion that finds the hand-off stopped is turned away, as
+    /// `enter…` turns it away).
+    /// - Returns: `nil` when the hand-off has stopped already: the completion is ignored. `true`
+    ///   when no delivery is in flight: the caller releases the state now (its own entry stays
+    ///   counted, so a later stop releases nothing). `false` when one is, beneath the caller on
+    ///   this thread: the caller's entry is taken back, and the outermost delivery's ``leave()``
+    ///   tells it to release the state.
+    @inlinable
+    package func enterToStopEvenBeforeSubscription() -> Bool? {
+        var old = bits.load(ordering: .relaxed)
+        while true {
+            guard old & Self.stopped == 0 else { return nil }
+            let (exchanged, found) = bits.compareExchange(
+                expected: old, desired: (old | Self.stopped) &+ Self.delivery, ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            old = found
+        }
+        if old >> 2 == 0 { return true }
+        bits.wrappingSubtract(Self.delivery, ordering: .acquiringAndReleasing)
+        return false
+    }
+
     /// Serial path, ending the stream where a delivery may still be in flight beneath the caller
     /// on this thread (a publisher that completes from inside its subscriber's `receive(_:)`),
     /// for state that delivery calls where it is kept (``InPlace``): it must not be let go of

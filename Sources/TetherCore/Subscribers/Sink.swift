@@ -108,17 +108,17 @@ extension Subscribers {
         public func receive(completion: Subscribers.Completion<Failure>) {
             // A completion after a cancel finds the closures gone (or going, with the delivery in
             // flight that will release them).
-            guard handOff.enterEvenBeforeSubscription() else { return }
-            // Moved out rather than copied (no retain and release of its context): while this
-            // signal is entered, nothing else touches the closures. Not `take()`, which goes
-            // through a generic `Optional` and wraps the closure in a reabstraction thunk, an
-            // allocation each way.
+            // From inside a value's delivery (a publisher that completes reentrantly), the value
+            // closure is still running where it is kept: that delivery lets go of it as it
+            // leaves.
+            guard let releaseNow = handOff.enterToStopEvenBeforeSubscription() else { return }
+            // Moved out rather than copied (no retain and release of its context): a value's
+            // delivery beneath this one calls only the value closure, and nothing else touches
+            // them once the hand-off has stopped. Not `take()`, which goes through a generic
+            // `Optional` and wraps the closure in a reabstraction thunk, an allocation each way.
             let receiveCompletion = onCompletion
             onCompletion = nil
-            // From inside a value's delivery (a publisher that completes reentrantly), the value
-            // closure is still running where it is kept: that delivery lets go of both as it
-            // leaves.
-            if handOff.stopBeneathDeliveries(entered: true) {
+            if releaseNow {
                 releaseClosures()
             }
             // One lock for both ends; the subscription is released after it, and the handlers

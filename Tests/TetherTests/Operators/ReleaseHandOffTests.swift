@@ -79,6 +79,40 @@ final class ReleaseHandOffTests: TetherTestCase {
         XCTAssertTrue(handOff.leave())
     }
 
+    func testACompletionWithNoDeliveryInFlightStopsAndReleasesInOneStep() {
+        let handOff = ReleaseHandOff()
+        handOff.open()
+        XCTAssertFalse(handOff.leave())
+        XCTAssertEqual(handOff.enterToStopEvenBeforeSubscription(), true, "nothing in flight: it releases")
+        XCTAssertTrue(handOff.hasStopped())
+        XCTAssertFalse(handOff.stopFromOutside(), "its entry stays counted: a later cancel releases nothing")
+        XCTAssertFalse(handOff.enterEvenBeforeSubscription())
+        XCTAssertNil(handOff.enterToStopEvenBeforeSubscription(), "a second completion is ignored")
+
+        let early = ReleaseHandOff()
+        XCTAssertEqual(early.enterToStopEvenBeforeSubscription(), true, "before the subscription too")
+        XCTAssertNil(early.enterToStopEvenBeforeSubscription())
+    }
+
+    func testACompletionBeneathADeliveryLeavesTheReleaseToIt() {
+        let handOff = ReleaseHandOff()
+        handOff.open()
+        XCTAssertFalse(handOff.leave())
+        XCTAssertTrue(handOff.enter("Test"))
+        XCTAssertEqual(handOff.enterToStopEvenBeforeSubscription(), false, "a value is being delivered")
+        XCTAssertFalse(handOff.stopFromOutside(), "the delivery still holds the state")
+        XCTAssertTrue(handOff.leave(), "the delivery releases as it leaves, its entry the only one left")
+        XCTAssertNil(handOff.enterToStopEvenBeforeSubscription())
+    }
+
+    func testACompletionAfterACancelIsIgnored() {
+        let handOff = ReleaseHandOff()
+        handOff.open()
+        XCTAssertFalse(handOff.leave())
+        XCTAssertTrue(handOff.stopFromOutside())
+        XCTAssertNil(handOff.enterToStopEvenBeforeSubscription(), "the cancel released the state")
+    }
+
     /// A cancel racing a run of deliveries: exactly one side releases, and no delivery begins
     /// after the release.
     func testACancelRacingDeliveriesIsReleasedExactlyOnce() {
