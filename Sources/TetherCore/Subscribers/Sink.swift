@@ -104,7 +104,9 @@ extension Subscribers {
         /// Both are taken before the call, so a value or completion sent again from inside
         /// ``receiveCompletion`` reaches nothing, as in Combine.
         /// - Parameter completion: How the publisher finished.
-        @inlinable
+        // Specialised, never inlined: once a stream, and inlined it weighed on publishers' delivery
+        // loops (Docs/FastWithoutTheSpecialiser.md, "A subscriber's once-a-stream signals").
+        @inlinable @inline(never)
         public func receive(completion: Subscribers.Completion<Failure>) {
             // A completion after a cancel finds the closures gone (or going, with the delivery in
             // flight that will release them).
