@@ -155,6 +155,17 @@ internal struct SwitchState {
         case finish
         /// Cancel the outer publisher, if still subscribed, and fail the downstream.
         case fail(Target)
+
+        /// Whether the ending finishes the stream: the question an inner at hand's completion
+        /// asks. Consumed here: an ending read with `if case` was destroyed afterwards through its
+        /// value witnesses, on every value at hand.
+        @inlinable
+        consuming func finishes() -> Bool {
+            switch consume self {
+            case .finish: true
+            case .nothing, .fail: false
+            }
+        }
     }
 
     /// The outer subscription arrived: `false` when it must be cancelled instead.

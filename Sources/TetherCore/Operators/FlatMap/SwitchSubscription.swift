@@ -113,7 +113,7 @@ where
         }
         // The inner finishes. (The completion is made only when it goes downstream: unspecialised,
         // making one looks its type up in the run time's metadata cache.)
-        if finishes(state.withLock { $0.innerCompleted(index, failed: false) }) {
+        if state.withLock({ $0.innerCompleted(index, failed: false) }).finishes() {
             self.deliver { downstream.receive(completion: .finished) }
         }
         return .none
@@ -131,17 +131,6 @@ where
         case .replacing(let index, let deliver, let previous):
             previous.cancel()
             return (index, deliver)
-        }
-    }
-
-    /// Whether an inner at hand's completion finishes the stream. The ending is consumed here: an
-    /// ending read with `if case` was destroyed afterwards through its value witnesses, on every
-    /// value at hand.
-    @inlinable
-    func finishes(_ ending: consuming SwitchState.InnerEnding) -> Bool {
-        switch consume ending {
-        case .finish: true
-        case .nothing, .fail: false
         }
     }
 
