@@ -25,7 +25,9 @@
 ///
 /// When the property changes, publishing occurs in the property's `willSet` block, meaning
 /// subscribers receive the new value before it's actually set on the property: a subscriber
-/// that reads `weather.temperature` while receiving `25` still reads `20`. When the enclosing
+/// that reads `weather.temperature` while receiving `25` still reads `20`. A subscriber that
+/// subscribes to `$temperature` meanwhile (from inside that delivery, say) starts from `25`,
+/// the value going out. When the enclosing
 /// class is an ``ObservableObject`` using the default `objectWillChange`, that publisher fires
 /// first, before any subscriber of the property.
 ///

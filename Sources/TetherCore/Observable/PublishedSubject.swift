@@ -6,8 +6,10 @@ import Synchronization
 /// ``Publisher/assign(to:)`` and values set on the property are one and the same. A new value
 /// goes out in `willSet` order, as in Combine: first the owner's `objectWillChange`, then the
 /// property's subscribers, and only then is it stored, so both see the old value when they
-/// read the property. When sends overlap (from several threads, or from inside a subscriber),
-/// the value sent last is the one that stays.
+/// read the property. A subscriber that attaches while a value is going out (from inside
+/// another subscriber, say) starts from that value, not the old one, as in Combine: the property
+/// and a new subscription each have their own current value. When sends overlap (from several
+/// threads, or from inside a subscriber), the value sent last is the one that stays.
 ///
 /// Upstream subscriptions from ``Publisher/assign(to:)`` are asked for `.unlimited` at once and
 /// live as long as the subject: it cancels them when it is deallocated with the property.
@@ -40,9 +42,14 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     @usableFromInline @exclusivity(unchecked)
     internal var hub = SubjectHub<Value, Never>()
 
-    /// The value ``value`` reads.
+    /// The value ``value`` reads: the property's value, stored once a send's subscribers have it.
     @usableFromInline @exclusivity(unchecked)
     internal var current: Value
+
+    /// The value a subscriber attaching now starts from: the one the last send began with,
+    /// already while that send is going out.
+    @usableFromInline @exclusivity(unchecked)
+    internal var latest: Value
 
     /// The last send that began, and the last send whose value was stored.
     @usableFromInline @exclusivity(unchecked)
@@ -71,6 +78,7 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     internal init<Owner: AnyObject>(_ value: Value, owner: Owner?, changePublisher: ObservableObjectPublisher?) {
         control = PublishedSubject.parentEntry
         current = value
+        latest = value
         hub.hasDownstreamDemand = true
         // Generic in the owner's type, so that where it is known to be an `ObservableObject`
         // (specialised in the owner's class) the answer is settled at compile time rather than by
@@ -120,7 +128,7 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
     package func attach<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never {
         let conduit = lock.withLock { _ -> SubjectSubscription<S> in
             let conduit = SubjectSubscription(
-                kind: .publishedSubject, downstream: subscriber, parent: self, latest: current)
+                kind: .publishedSubject, downstream: subscriber, parent: self, latest: latest)
             _ = hub.attach(SubjectEntry(conduit))
             return conduit
         }
@@ -134,20 +142,25 @@ internal final class PublishedSubject<Value>: SpecializedSubjectParent, ConduitA
         sink.attach {
             lock.withLock { _ in
                 _ = hub.attach(sink.entry)
-                return (current, nil)
+                return (latest, nil)
             }
         }
     }
 
-    /// Publishes `input` in `willSet` order, then stores it.
+    /// Publishes `input` in `willSet` order, then stores it as the property's value (a subscriber
+    /// attaching meanwhile starts from it at once).
     @inlinable
     internal func send(_ input: Value) {
         resolveChangePublisher()?._withUnsafeGuaranteedRef { $0.send() }
-        let (receivers, ticket) = lock.withLock {
-            _ -> (SubjectReceivers<Value, Never>, UInt64) in
+        // The values a send replaces are handed out of the lock to be released there: releasing
+        // one may run a `deinit`, which must not run under the lock.
+        let (receivers, ticket, superseded) = lock.withLock {
+            _ -> (SubjectReceivers<Value, Never>, UInt64, Value) in
             issued += 1
-            return (hub.receivers, issued)
+            defer { latest = input }
+            return (hub.receivers, issued, latest)
         }
+        _ = superseded
         receivers.offer(input)
         let replaced = lock.withLock { _ -> Value? in
             guard ticket > stored else { return nil }

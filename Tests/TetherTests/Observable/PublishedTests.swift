@@ -114,6 +114,55 @@ final class PublishedTests: TetherTestCase {
         cancellable.cancel()
     }
 
+    /// Combine's behaviour as reported against Apple's Combine (OpenCombine issue 198): a
+    /// subscriber made from inside another's delivery starts from the value being delivered,
+    /// while the property itself still reads the old one.
+    func testSubscriberAttachingWhileAValueGoesOutStartsFromThatValue() {
+        let weather = Weather(temperature: 0)
+        var log: [String] = []
+        var nested: AnyCancellable?
+        let outer = weather.$temperature.sink { value in
+            log.append("outer \(value), property \(weather.temperature)")
+            guard value == 1 else { return }
+            nested = weather.$temperature.sink { value in
+                log.append("nested \(value), property \(weather.temperature)")
+            }
+        }
+        weather.temperature = 1
+        weather.temperature = 2
+        XCTAssertEqual(
+            log,
+            [
+                "outer 0.0, property 0.0",
+                "outer 1.0, property 0.0",
+                "nested 1.0, property 0.0",
+                "outer 2.0, property 1.0",
+                "nested 2.0, property 1.0",
+            ])
+        XCTAssertEqual(weather.temperature, 2)
+        outer.cancel()
+        nested?.cancel()
+    }
+
+    /// The same for a subscriber without demand when it attaches: what it asks for later is the
+    /// value sent last, whether or not the property has stored it yet.
+    func testSubscriberAttachingWithoutDemandWhileAValueGoesOutIsHandedThatValueWhenItAsks() {
+        let weather = Weather(temperature: 0)
+        let late = RecordingSubscriber<Double, Never>(demand: .none)
+        var propertyWhenAsked: [Double] = []
+        let outer = weather.$temperature.dropFirst().sink { _ in
+            weather.$temperature.subscribe(late)
+            late.request(.max(1))
+            propertyWhenAsked.append(weather.temperature)
+        }
+        weather.temperature = 5
+        XCTAssertEqual(late.events, [.subscription, .value(5)])
+        XCTAssertEqual(propertyWhenAsked, [0])
+        XCTAssertEqual(weather.temperature, 5)
+        outer.cancel()
+        late.cancel()
+    }
+
     func testAssignToPublishedFeedsThePropertyAndItsSubscribers() {
         let upstream = PassthroughSubject<Int, Never>()
         let fed = Fed(from: upstream)
