@@ -157,6 +157,38 @@ final class TimeOperatorMarbleTests: TetherTestCase {
         XCTAssertEqual(upstream.subscriptionEvents, [MarbleSubscriptionEvent(tick: 0, event: .requested(.max(10)))])
     }
 
+    /// Observed against Apple's Combine (CombineX's `VersioningCollectByTimeSpec`, Combine of
+    /// iOS 13.3 and later): demand returned from a group the timer published is not asked of the
+    /// upstream, demand returned from a full group is (`count` per group), and every value is
+    /// taken with `.none`.
+    func testCollectByTimeOrCountAsksTheUpstreamOnlyForDemandReturnedFromFullGroups() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        var requests: [Subscribers.Demand] = []
+        var groups: [[Int]] = []
+        let subscriber = AnySubscriber<[Int], Never>(
+            receiveSubscription: { $0.request(.max(2)) },
+            receiveValue: { group in
+                groups.append(group)
+                if group.contains(0) { return .max(1) }
+                if group.contains(2) { return .max(5) }
+                return .none
+            },
+            receiveCompletion: { _ in })
+        subject.handleEvents(receiveRequest: { requests.append($0) })
+            .collect(.byTimeOrCount(scheduler, .seconds(1), 2))
+            .subscribe(subscriber)
+        for value in 0..<100 {
+            if value.isMultiple(of: 3) { scheduler.advance(by: .seconds(1)) }
+            subject.send(value)
+        }
+        scheduler.advance(by: .seconds(5))
+        XCTAssertEqual(groups, [[0, 1], [2], [3, 4], [5]])
+        XCTAssertEqual(requests, [.max(4), .max(2)])
+        subject.send(completion: .finished)
+        scheduler.run()
+    }
+
     func testCollectByTimePublishesTheRestBeforeFinishing() {
         let scheduler = DispatchQueue.test
         let recording = scheduler.record(scheduler.marbles("ab|").collect(.byTime(scheduler, .seconds(5))))

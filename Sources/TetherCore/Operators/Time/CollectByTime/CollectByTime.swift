@@ -5,7 +5,9 @@ extension Publisher {
     /// `.byTime` asks the upstream for `.unlimited` and publishes, every `stride`, the values
     /// gathered since the last publication (nothing when none were). `.byTimeOrCount` also
     /// publishes as soon as `count` values have gathered, and asks the upstream for `count`
-    /// values per array the subscriber demands. An array goes out only when the subscriber has
+    /// values per array the subscriber demands, except for demand the subscriber returns from
+    /// an array the timer published: as in Combine, that lets more arrays go out but asks the
+    /// upstream for nothing. An array goes out only when the subscriber has
     /// outstanding demand; until then values keep gathering. When the upstream finishes, what
     /// is left is published before `.finished`; a failure drops it and passes through as
     /// `Failure`. Arrays and the completion are delivered on the strategy's scheduler.
@@ -146,7 +148,7 @@ extension Publishers.CollectByTime {
         func tick() {
             guard let group = state.withLock({ $0.tick() }) else { return }
             if let more = line.deliverNow(.value(group)), more > 0 {
-                askUpstream(more)
+                state.withLock { $0.grant(more) }
             }
         }
 

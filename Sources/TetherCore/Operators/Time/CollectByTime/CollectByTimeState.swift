@@ -3,7 +3,9 @@
 ///
 /// Values gather in `buffer`. Each tick of the periodic timer publishes what has gathered (up
 /// to `count`, with `.byTimeOrCount`), if anything has and the downstream has demand;
-/// `.byTimeOrCount` also publishes as soon as `count` values have gathered. When the upstream
+/// `.byTimeOrCount` also publishes as soon as `count` values have gathered. Demand the
+/// downstream returns from a group published by the timer is granted without asking the upstream
+/// for more (see ``grant(_:)``). When the upstream
 /// finishes, what is left goes out before the completion; a failure drops it.
 @usableFromInline
 internal struct CollectByTimeState<Output> {
@@ -58,6 +60,17 @@ internal struct CollectByTimeState<Output> {
         demand += more
         guard let count else { return .none }
         return more * count
+    }
+
+    /// The downstream returned more demand from a group the timer published: it counts toward
+    /// the groups that may go out, but the upstream is not asked for more values. That is what
+    /// Combine does (observed against Apple's Combine: a group published by the timer asks the
+    /// upstream for nothing, while one published because it was full does), so a subscriber
+    /// that relies on it gets what it would get there.
+    @inlinable
+    mutating func grant(_ more: Subscribers.Demand) {
+        guard !terminal else { return }
+        demand += more
     }
 
     /// The upstream completed.
