@@ -7,7 +7,9 @@ extension Subscribers {
     /// and then lets go of it (and of the subscription): an object that keeps the cancellable of
     /// an assignment to itself forms a cycle that only `cancel()` breaks. ``cancel()`` is
     /// thread-safe and cancels the subscription once; a second subscription is cancelled on
-    /// arrival.
+    /// arrival. Before any subscription, as in Combine, a completion is ignored and a cancel lets
+    /// go of nothing: the object stays until the subscriber goes (a subscription that arrives
+    /// after such a cancel is cancelled at once).
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
@@ -17,6 +19,8 @@ extension Subscribers {
         @usableFromInline
         internal enum Link {
             case awaitingSubscription(Root)
+            /// Cancelled before any subscription arrived: Combine keeps the object then.
+            case cancelledAwaitingSubscription(Root)
             case subscribed(Root, any Subscription)
             case terminal
         }
@@ -38,7 +42,9 @@ extension Subscribers {
         public var object: Root? {
             status.withLock { status in
                 switch status {
-                case .awaitingSubscription(let object), .subscribed(let object, _): return object
+                case .awaitingSubscription(let object), .cancelledAwaitingSubscription(let object),
+                    .subscribed(let object, _):
+                    return object
                 case .terminal: return nil
                 }
             }
@@ -60,7 +66,8 @@ extension Subscribers {
             Ledger.leave(self)
         }
 
-        /// Stores the subscription and requests `.unlimited`; cancels any later subscription.
+        /// Stores the subscription and requests `.unlimited`; cancels any later subscription, and
+        /// one that arrives after a cancel.
         /// - Parameter subscription: The subscription from the publisher.
         @inlinable
         public func receive(subscription: any Subscription) {
@@ -91,23 +98,33 @@ extension Subscribers {
             return .none
         }
 
-        /// Releases the object and the subscription.
+        /// Releases the object and the subscription; ignored before the subscription, as in
+        /// Combine.
         /// - Parameter completion: How the publisher finished.
         @inlinable
         public func receive(completion: Subscribers.Completion<Never>) {
-            let released = status.withLock { status -> Link in
+            let released = status.withLock { status -> Link? in
+                guard case .subscribed = status else { return nil }
                 defer { status = .terminal }
                 return status
             }
-            _ = released
+            guard released != nil else { return }
             termination.fire()
         }
 
-        /// Cancels the subscription and releases the object, once; later calls do nothing.
+        /// Cancels the subscription and releases the object, once; later calls do nothing. Before
+        /// the subscription it only marks the subscriber, which keeps the object, as Combine's
+        /// does, and cancels the subscription when it arrives.
         @inlinable
         public func cancel() {
             let previous = status.withLock { status -> Link in
-                defer { status = .terminal }
+                defer {
+                    switch status {
+                    case .awaitingSubscription(let object): status = .cancelledAwaitingSubscription(object)
+                    case .subscribed: status = .terminal
+                    case .cancelledAwaitingSubscription, .terminal: break
+                    }
+                }
                 return status
             }
             if case .subscribed(_, let subscription) = previous {
@@ -128,6 +145,9 @@ extension Subscribers {
             case .awaitingSubscription(let held):
                 object = held
                 statusDescription = "awaiting subscription"
+            case .cancelledAwaitingSubscription(let held):
+                object = held
+                statusDescription = "cancelled"
             case .subscribed(let held, let subscription):
                 object = held
                 statusDescription = "subscribed(\(subscription))"

@@ -14,6 +14,21 @@ private final class Target {
     }
 }
 
+/// A weak reference, to see when an object goes.
+private final class Watched<Object: AnyObject> {
+    weak var object: Object?
+
+    init(_ object: Object) {
+        self.object = object
+    }
+}
+
+/// An `Assign` holding the only reference to a new target, and a watch on that target.
+private func assignmentToAFreshTarget() -> (Subscribers.Assign<Target, Int>, Watched<Target>) {
+    let target = Target()
+    return (Subscribers.Assign(object: target, keyPath: \.tracked), Watched(target))
+}
+
 final class AssignTests: TetherTestCase {
     func testRequestsUnlimitedAndAssignsEveryValueInOrder() {
         let publisher = RecordingPublisher<Int, Never>()
@@ -67,18 +82,12 @@ final class AssignTests: TetherTestCase {
 
     func testReleasesTheObjectOnCompletionWithoutCancellingUpstream() {
         let publisher = RecordingPublisher<Int, Never>()
-        weak var weakTarget: Target?
-        let subscriber: Subscribers.Assign<Target, Int>
-        do {
-            let target = Target()
-            weakTarget = target
-            subscriber = Subscribers.Assign(object: target, keyPath: \.tracked)
-        }
+        let (subscriber, target) = assignmentToAFreshTarget()
         publisher.subscribe(subscriber)
         publisher.send(1)
-        XCTAssertEqual(weakTarget?.history, [1])
+        XCTAssertEqual(target.object?.history, [1])
         publisher.send(completion: .finished)
-        XCTAssertNil(weakTarget)
+        XCTAssertNil(target.object)
         XCTAssertNil(subscriber.object)
         publisher.send(2)
         XCTAssertEqual(publisher.subscription?.events, [.requested(.unlimited)])
@@ -99,19 +108,44 @@ final class AssignTests: TetherTestCase {
         XCTAssertEqual(first.events, [.requested(.unlimited), .cancelled])
     }
 
-    func testCancelBeforeSubscriptionReleasesTheObjectAndRefusesTheSubscription() {
-        weak var weakTarget: Target?
-        let subscriber: Subscribers.Assign<Target, Int>
+    /// Combine keeps the object when cancelled before any subscription (observed against Apple's
+    /// Combine in CombineX's `AssignSpec`); the subscription that arrives later is refused, and
+    /// the object goes with the subscriber.
+    func testCancelBeforeSubscriptionKeepsTheObjectAndRefusesTheSubscription() {
+        let target: Watched<Target>
+        var subscriber: Subscribers.Assign<Target, Int>?
         do {
-            let target = Target()
-            weakTarget = target
-            subscriber = Subscribers.Assign(object: target, keyPath: \.tracked)
+            let made = assignmentToAFreshTarget()
+            (subscriber, target) = (made.0, made.1)
         }
-        subscriber.cancel()
-        XCTAssertNil(weakTarget)
+        subscriber?.cancel()
+        subscriber?.cancel()
+        XCTAssertNotNil(target.object)
+        XCTAssertTrue(subscriber?.object === target.object)
         let late = RecordingSubscription()
-        subscriber.receive(subscription: late)
+        subscriber?.receive(subscription: late)
         XCTAssertEqual(late.events, [.cancelled])
+        XCTAssertEqual(subscriber?.receive(1), Subscribers.Demand.none)
+        XCTAssertEqual(target.object?.history, [])
+        subscriber = nil
+        XCTAssertNil(target.object)
+    }
+
+    /// A completion before any subscription is ignored, as Combine's `Assign` ignores it
+    /// (CombineX's `AssignSpec`): the object stays and a subscription that arrives later is
+    /// served.
+    func testCompletionBeforeSubscriptionIsIgnored() {
+        let (subscriber, target) = assignmentToAFreshTarget()
+        subscriber.receive(completion: .finished)
+        XCTAssertNotNil(target.object)
+        let subscription = RecordingSubscription()
+        subscriber.receive(subscription: subscription)
+        XCTAssertEqual(subscriber.receive(7), Subscribers.Demand.none)
+        XCTAssertEqual(target.object?.history, [7])
+        XCTAssertEqual(subscription.events, [.requested(.unlimited)])
+        subscriber.receive(completion: .finished)
+        XCTAssertNil(target.object)
+        XCTAssertEqual(subscription.events, [.requested(.unlimited)])
     }
 
     func testValuesAfterCancelAreNotAssigned() {
