@@ -189,6 +189,26 @@ final class TimeOperatorMarbleTests: TetherTestCase {
         scheduler.run()
     }
 
+    /// Observed against Apple's Combine (CombineX's `CollectByTimeSpec`): `.byTime` asks the
+    /// upstream for one value on each request of the subscriber, whatever it asked for, and
+    /// returns one more from every value.
+    func testCollectByTimeAsksTheUpstreamForOneValueAtATime() {
+        let scheduler = DispatchQueue.test
+        let upstream = RecordingPublisher<Int, Never>()
+        let recorder = RecordingSubscriber<[Int], Never>(demand: .max(2))
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(recorder)
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(1))])
+        XCTAssertEqual(upstream.send(1), [.max(1)])
+        XCTAssertEqual(upstream.send(2), [.max(1)])
+        scheduler.advance(by: .seconds(1))
+        recorder.request(.max(5))
+        XCTAssertEqual(upstream.subscription?.events, [.requested(.max(1)), .requested(.max(1))])
+        XCTAssertEqual(recorder.events, [.subscription, .value([1, 2])])
+        upstream.send(completion: .finished)
+        scheduler.run()
+        XCTAssertEqual(recorder.events, [.subscription, .value([1, 2]), .completion(.finished)])
+    }
+
     func testCollectByTimePublishesTheRestBeforeFinishing() {
         let scheduler = DispatchQueue.test
         let recording = scheduler.record(scheduler.marbles("ab|").collect(.byTime(scheduler, .seconds(5))))

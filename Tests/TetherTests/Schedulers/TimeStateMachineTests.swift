@@ -100,8 +100,8 @@ final class TimeStateMachineTests: TetherTestCase {
 
     func testCollectByTimeStateByTimeGathersUntilTheTick() {
         var state = CollectByTimeState<Int>(count: nil)
-        XCTAssertEqual(state.initialUpstreamDemand, .unlimited)
-        XCTAssertEqual(state.request(.max(1)), .none)
+        XCTAssertEqual(state.upstreamDemandPerValue, .max(1))
+        XCTAssertEqual(state.request(.max(1)), .max(1), "one value whatever the downstream asked for")
         XCTAssertNil(state.receive(1))
         XCTAssertNil(state.receive(2))
         XCTAssertEqual(state.tick(), [1, 2])
@@ -112,13 +112,16 @@ final class TimeStateMachineTests: TetherTestCase {
 
     func testCollectByTimeStateByTimeOrCountPublishesFullGroupsAndAsksForCountPerGroup() {
         var state = CollectByTimeState<Int>(count: 2)
-        XCTAssertEqual(state.initialUpstreamDemand, .none)
+        XCTAssertEqual(state.upstreamDemandPerValue, .none)
         XCTAssertEqual(state.request(.max(2)), .max(4))
         XCTAssertNil(state.receive(1))
         XCTAssertEqual(state.receive(2), [1, 2])
         XCTAssertNil(state.receive(3))
         XCTAssertEqual(state.tick(), [3])
         XCTAssertNil(state.tick())
+        state.grant(.max(1))
+        XCTAssertNil(state.receive(4))
+        XCTAssertEqual(state.tick(), [4], "granted demand lets a group out")
     }
 
     func testCollectByTimeStateFailureDropsTheRest() {

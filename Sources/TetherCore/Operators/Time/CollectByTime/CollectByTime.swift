@@ -2,8 +2,10 @@ extension Publisher {
     /// Collects elements by a given time-grouping strategy, and emits a single array of the
     /// collection.
     ///
-    /// `.byTime` asks the upstream for `.unlimited` and publishes, every `stride`, the values
-    /// gathered since the last publication (nothing when none were). `.byTimeOrCount` also
+    /// `.byTime` publishes, every `stride`, the values gathered since the last publication
+    /// (nothing when none were); it takes every value the upstream sends, asking, as Combine
+    /// does, for one value at a time (one each time the subscriber requests, one more with each
+    /// value). `.byTimeOrCount` also
     /// publishes as soon as `count` values have gathered, and asks the upstream for `count`
     /// values per array the subscriber demands, except for demand the subscriber returns from
     /// an array the timer published: as in Combine, that lets more arrays go out but asks the
@@ -129,19 +131,17 @@ extension Publishers.CollectByTime {
                 options: options
             ) { inner?.tick() }
             timer.withLock { $0 = repeating }
+            // Nothing asked of the upstream until the downstream asks (see `request`).
             downstream.receive(subscription: self)
-            let initial = state.withLock { $0.initialUpstreamDemand }
-            if initial > 0 {
-                subscription.request(initial)
-            }
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if let group = state.withLock({ $0.receive(input) }), line.enqueue(.value(group)) {
+            let (group, more) = state.withLock { ($0.receive(input), $0.upstreamDemandPerValue) }
+            if let group, line.enqueue(.value(group)) {
                 scheduler.schedule(options: options) { self.deliverDue() }
             }
-            return .none
+            return more
         }
 
         @inlinable

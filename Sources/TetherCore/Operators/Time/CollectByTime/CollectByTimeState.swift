@@ -20,9 +20,12 @@ internal struct CollectByTimeState<Output> {
         self.count = count
     }
 
-    /// The demand to ask the upstream for when it subscribes.
+    /// The demand a value returns to the upstream: one more with `.byTime`, none with
+    /// `.byTimeOrCount` (which asks for `count` values per group the downstream demands).
+    /// Combine's numbers (observed against Apple's Combine in CombineX's `CollectByTimeSpec`):
+    /// `.byTime` keeps one value asked for at a time, once the downstream has asked.
     @inlinable
-    var initialUpstreamDemand: Subscribers.Demand { count == nil ? .unlimited : .none }
+    var upstreamDemandPerValue: Subscribers.Demand { count == nil ? .max(1) : .none }
 
     /// A value arrived.
     /// - Returns: A full group to publish now, if there is one and demand allows.
@@ -51,14 +54,15 @@ internal struct CollectByTimeState<Output> {
         return Array(buffer.prefix(size))
     }
 
-    /// The downstream asked for more groups (by request, or returned from a group).
+    /// The downstream asked for more groups (by request, or returned from a full group).
     /// - Returns: What to ask the upstream for: `count` values per group with
-    ///   `.byTimeOrCount`, nothing more with `.byTime` (which asked for `.unlimited`).
+    ///   `.byTimeOrCount`; one value with `.byTime`, as Combine asks whatever the downstream
+    ///   asked for.
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> Subscribers.Demand {
         guard !terminal else { return .none }
         demand += more
-        guard let count else { return .none }
+        guard let count else { return .max(1) }
         return more * count
     }
 
