@@ -127,13 +127,15 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
     /// Sends the completion to every subscriber; only the first completion counts.
     /// - Parameter completion: How the subject finished.
     public func send(completion: Subscribers.Completion<Failure>) {
-        guard let (conduits, _) = lock.withLock({ _ in hub.complete(completion) }) else { return }
+        guard let conduits = lock.withLock({ _ in hub.complete(completion) }) else { return }
         for entry in conduits {
             entry.conduit.finish(completion)
         }
     }
 
-    /// Keeps `subscription` as an upstream and asks it for `.unlimited` at once.
+    /// Keeps `subscription` as an upstream and asks it for `.unlimited` at once. The subject
+    /// keeps its upstreams, past its completion too, until it is deinitialised, and cancels them
+    /// then, as Combine's does.
     /// - Parameter subscription: The upstream subscription.
     public func send(subscription: any Subscription) {
         if lock.withLock({ _ in hub.receive(upstream: subscription) }) {

@@ -92,14 +92,15 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
     /// Sends the completion to every subscriber; only the first completion counts.
     /// - Parameter completion: How the subject finished.
     public func send(completion: Subscribers.Completion<Failure>) {
-        guard let (conduits, _) = withHub({ $0.complete(completion) }) else { return }
+        guard let conduits = withHub({ $0.complete(completion) }) else { return }
         for entry in conduits {
             entry.conduit.finish(completion)
         }
     }
 
     /// Keeps `subscription` as an upstream, asking it for `.unlimited` once any subscriber has
-    /// demand.
+    /// demand. The subject keeps its upstreams, past its completion too, until it is
+    /// deinitialised, and cancels them then, as Combine's does.
     /// - Parameter subscription: The upstream subscription.
     public func send(subscription: any Subscription) {
         if withHub({ $0.receive(upstream: subscription) }) {

@@ -53,18 +53,19 @@ package struct SubjectHub<Output, Failure: Error> {
         conduits.remove(conduit)
     }
 
-    /// Records the completion; returns the conduits to finish and the upstreams to let go.
+    /// Records the completion; returns the conduits to finish.
+    ///
+    /// The upstreams stay, as in Combine (observed against Apple's Combine in CombineX's
+    /// `PassthroughSubjectSpec`): the subject keeps them until it is deinitialised and cancels
+    /// them then, so an upstream still running when the subject was finished by hand (a timer,
+    /// a request) is cancelled when the subject goes rather than left running.
     @inlinable
-    package mutating func complete(
-        _ completion: Subscribers.Completion<Failure>
-    ) -> (SubjectReceivers<Output, Failure>, [any Subscription])? {
+    package mutating func complete(_ completion: Subscribers.Completion<Failure>) -> SubjectReceivers<Output, Failure>?
+    {
         guard !isCompleted else { return nil }
         outcome = SubjectOutcome(completion)
-        defer {
-            conduits = SubjectReceivers()
-            upstreams = []
-        }
-        return (conduits, upstreams)
+        defer { conduits = SubjectReceivers() }
+        return conduits
     }
 
     /// Keeps an upstream subscription; `true` when it must be asked for `.unlimited` now.

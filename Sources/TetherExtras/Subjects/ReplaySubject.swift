@@ -106,7 +106,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectCondui
     /// completion counts. The buffer is kept for later subscribers.
     /// - Parameter completion: How the subject finished.
     public func send(completion: Subscribers.Completion<Failure>) {
-        guard let (conduits, _) = state.withLock({ $0.hub.complete(completion) }) else { return }
+        guard let conduits = state.withLock({ $0.hub.complete(completion) }) else { return }
         for entry in conduits {
             entry.conduit.finish(completion)
         }

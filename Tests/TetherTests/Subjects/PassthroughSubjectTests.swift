@@ -166,6 +166,28 @@ final class PassthroughSubjectTests: TetherTestCase {
         XCTAssertEqual(upstream.events, [.cancelled])
     }
 
+    /// Combine keeps the upstreams past the subject's completion (observed against Apple's
+    /// Combine in CombineX's `PassthroughSubjectSpec`) and cancels them when the subject goes: an
+    /// upstream still running when the subject is finished by hand is not left running.
+    func testUpstreamsOutliveTheCompletionAndAreCancelledOnDeinit() {
+        let upstream = RecordingSubscription()
+        weak var weakUpstream: RecordingSubscription?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            do {
+                let kept = RecordingSubscription()
+                weakUpstream = kept
+                subject.send(subscription: kept)
+            }
+            subject.send(subscription: upstream)
+            subject.send(completion: .finished)
+            XCTAssertNotNil(weakUpstream)
+            XCTAssertEqual(upstream.events, [])
+        }
+        XCTAssertEqual(upstream.events, [.cancelled])
+        XCTAssertNil(weakUpstream)
+    }
+
     func testSendFromManyThreadsNeverOverlapsAndDeliversEverything() {
         let subject = PassthroughSubject<Int, Never>()
         let inside = AtomicCounter()
