@@ -27,9 +27,8 @@
 /// subscribers receive the new value before it's actually set on the property: a subscriber
 /// that reads `weather.temperature` while receiving `25` still reads `20`. A subscriber that
 /// subscribes to `$temperature` meanwhile (from inside that delivery, say) starts from `25`,
-/// the value going out. When the enclosing
-/// class is an ``ObservableObject`` using the default `objectWillChange`, that publisher fires
-/// first, before any subscriber of the property.
+/// the value going out. When the enclosing class is an ``ObservableObject`` using the default
+/// `objectWillChange`, that publisher fires first, before any subscriber of the property.
 ///
 /// The `@Published` attribute is class constrained: use it with properties of classes, not
 /// with structures. The property stores its value inline; a subject to publish it is created

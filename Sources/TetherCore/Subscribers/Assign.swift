@@ -39,6 +39,7 @@ extension Subscribers {
         ///
         /// The subscriber holds a strong reference to this object until the upstream publisher
         /// completes or the subscriber is cancelled, at which point this property becomes `nil`.
+        /// A cancel before any subscription keeps it, as Combine's does.
         public var object: Root? {
             status.withLock { status in
                 switch status {

@@ -5,12 +5,11 @@ extension Publisher {
     /// `.byTime` publishes, every `stride`, the values gathered since the last publication
     /// (nothing when none were); it takes every value the upstream sends, asking, as Combine
     /// does, for one value at a time (one each time the subscriber requests, one more with each
-    /// value). `.byTimeOrCount` also
-    /// publishes as soon as `count` values have gathered, and asks the upstream for `count`
-    /// values per array the subscriber demands, except for demand the subscriber returns from
-    /// an array the timer published: as in Combine, that lets more arrays go out but asks the
-    /// upstream for nothing. An array goes out only when the subscriber has
-    /// outstanding demand; until then values keep gathering. When the upstream finishes, what
+    /// value). `.byTimeOrCount` also publishes as soon as `count` values have gathered, and asks
+    /// the upstream for `count` values per array the subscriber demands, except for demand the
+    /// subscriber returns from an array the timer published: as in Combine, that lets more
+    /// arrays go out but asks the upstream for nothing. An array goes out only when the
+    /// subscriber has outstanding demand; until then values keep gathering. When the upstream finishes, what
     /// is left is published before `.finished`; a failure drops it and passes through as
     /// `Failure`. Arrays and the completion are delivered on the strategy's scheduler.
     /// - Parameters:

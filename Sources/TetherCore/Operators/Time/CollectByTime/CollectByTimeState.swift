@@ -5,8 +5,8 @@
 /// to `count`, with `.byTimeOrCount`), if anything has and the downstream has demand;
 /// `.byTimeOrCount` also publishes as soon as `count` values have gathered. Demand the
 /// downstream returns from a group published by the timer is granted without asking the upstream
-/// for more (see ``grant(_:)``). When the upstream
-/// finishes, what is left goes out before the completion; a failure drops it.
+/// for more (see ``grant(_:)``). When the upstream finishes, what is left goes out before the
+/// completion; a failure drops it.
 @usableFromInline
 internal struct CollectByTimeState<Output> {
     /// `nil` for `.byTime`.
