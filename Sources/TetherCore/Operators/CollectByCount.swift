@@ -1,12 +1,13 @@
 extension Publishers {
     /// A publisher that buffers a maximum number of items.
     ///
-    /// When the subscriber requests `.max(n)` arrays, the publisher requests `.max(count * n)`
-    /// from the upstream, and the demand returned for each full array is multiplied the same way.
-    /// A full buffer goes out as one array; when the upstream finishes, a partial buffer goes out
-    /// before `.finished`. An upstream failure drops the buffer and passes through as
-    /// `Upstream.Failure`. Arrays go out on the thread that delivers the upstream's signals.
-    /// Completion or cancellation releases the subscriber and the buffer.
+    /// When the subscriber requests `.max(n)` arrays, the publisher requests `.max(count * n)` from
+    /// the upstream, and the demand returned for each full array is multiplied the same way. A full
+    /// buffer goes out as one array; when the upstream finishes, a partial buffer goes out before
+    /// `.finished`. An upstream failure drops the buffer and passes through as `Upstream.Failure`.
+    /// Arrays go out on the thread that delivers the upstream's signals. Completion or cancellation
+    /// releases the buffer; the subscription keeps its subscriber, as Combine's does, until the
+    /// subscriber lets the subscription go.
     ///
     /// As in Combine, a value that arrives before the upstream's subscription is ignored
     /// (answered with `.none`), and a completion is passed on.

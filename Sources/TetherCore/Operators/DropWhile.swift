@@ -3,10 +3,11 @@ extension Publishers {
     /// false.
     ///
     /// Each omitted element is replaced by a demand of one towards the upstream; other demand
-    /// passes through unchanged. Once the closure returns `false` it is not called again, and
-    /// every later element is republished. Failures pass through as `Upstream.Failure`. The
-    /// closure runs on the thread that delivers the upstream value. Completion or cancellation
-    /// releases the subscriber and the closure.
+    /// passes through unchanged. Once the closure returns `false` it is not called again, and every
+    /// later element is republished. Failures pass through as `Upstream.Failure`. The closure runs
+    /// on the thread that delivers the upstream value. Completion or cancellation releases the
+    /// closure; the subscription keeps its subscriber, as Combine's does, until the subscriber lets
+    /// the subscription go.
     ///
     /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
     /// comes before the upstream's subscription is ignored.

@@ -3,12 +3,12 @@ extension Publishers {
     /// closure.
     ///
     /// It asks its upstream for `.unlimited` as soon as it is subscribed, before the subscriber
-    /// requests anything. On the first element the predicate accepts it cancels the upstream;
-    /// the element and `.finished` go out once the subscriber has requested at least one element
-    /// (if the upstream finishes first, only `.finished`, also after a request).
-    /// Failures pass through as `Upstream.Failure`. The predicate runs on the thread that
-    /// delivers the upstream value. Completion or cancellation releases the subscriber and the
-    /// predicate.
+    /// requests anything. On the first element the predicate accepts it cancels the upstream; the
+    /// element and `.finished` go out once the subscriber has requested at least one element (if
+    /// the upstream finishes first, only `.finished`, also after a request). Failures pass through
+    /// as `Upstream.Failure`. The predicate runs on the thread that delivers the upstream value.
+    /// Completion or cancellation releases the predicate; the subscription keeps its subscriber, as
+    /// Combine's does, until the subscriber lets the subscription go.
     public struct FirstWhere<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

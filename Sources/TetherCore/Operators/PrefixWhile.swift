@@ -2,10 +2,11 @@ extension Publishers {
     /// A publisher that republishes elements while a predicate closure indicates publishing
     /// should continue.
     ///
-    /// Demand passes through unchanged. On the first element the predicate rejects, it cancels
-    /// the upstream and finishes, without delivering that element. Failures pass through as
+    /// Demand passes through unchanged. On the first element the predicate rejects, it cancels the
+    /// upstream and finishes, without delivering that element. Failures pass through as
     /// `Upstream.Failure`. The predicate runs on the thread that delivers the upstream value.
-    /// Completion or cancellation releases the subscriber and the predicate.
+    /// Completion or cancellation releases the predicate; the subscription keeps its subscriber, as
+    /// Combine's does, until the subscriber lets the subscription go.
     ///
     /// As in Combine, an upstream that sends a value or a completion before its subscription, or
     /// a request made before then, stops the process; a `cancel` before then cancels the

@@ -4,9 +4,10 @@ extension Publishers {
     ///
     /// Each omitted element is replaced by a demand of one towards the upstream; other demand
     /// passes through unchanged. Once the closure returns `false` it is not called again. If it
-    /// throws, the publisher cancels the upstream and fails with the error. Upstream failures
-    /// are republished as `any Error`. The closure runs on the thread that delivers the upstream
-    /// value. Completion or cancellation releases the subscriber and the closure.
+    /// throws, the publisher cancels the upstream and fails with the error. Upstream failures are
+    /// republished as `any Error`. The closure runs on the thread that delivers the upstream value.
+    /// Completion or cancellation releases the closure; the subscription keeps its subscriber, as
+    /// Combine's does, until the subscriber lets the subscription go.
     ///
     /// As in Combine, a value (answered with `.none`), a completion, a request or a `cancel` that
     /// comes before the upstream's subscription is ignored.

@@ -7,7 +7,8 @@ extension Publishers {
     /// element and `.finished` go out once the subscriber has requested at least one element. If
     /// the predicate throws, it cancels the upstream and fails with the error at once. Upstream
     /// failures are republished as `any Error`. The predicate runs on the thread that delivers the
-    /// upstream value. Completion or cancellation releases the subscriber and the predicate.
+    /// upstream value. Completion or cancellation releases the predicate; the subscription keeps
+    /// its subscriber, as Combine's does, until the subscriber lets the subscription go.
     public struct TryFirstWhere<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

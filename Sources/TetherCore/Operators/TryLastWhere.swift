@@ -2,13 +2,14 @@ extension Publishers {
     /// A publisher that only publishes the last element of a stream to satisfy a throwing
     /// predicate closure.
     ///
-    /// It waits until the upstream finishes. It asks its upstream for `.unlimited` as soon as it
-    /// is subscribed, before the subscriber requests anything, and keeps the latest element the
-    /// predicate accepts. Once the upstream has finished and the subscriber has requested at
-    /// least one element, it delivers that element and finishes. If the predicate throws, it
-    /// cancels the upstream and fails with the error at once. Upstream failures are
-    /// republished as `any Error`. The predicate runs on the thread that delivers the upstream
-    /// value. Completion or cancellation releases the subscriber and the predicate.
+    /// It waits until the upstream finishes. It asks its upstream for `.unlimited` as soon as it is
+    /// subscribed, before the subscriber requests anything, and keeps the latest element the
+    /// predicate accepts. Once the upstream has finished and the subscriber has requested at least
+    /// one element, it delivers that element and finishes. If the predicate throws, it cancels the
+    /// upstream and fails with the error at once. Upstream failures are republished as `any Error`.
+    /// The predicate runs on the thread that delivers the upstream value. Completion or
+    /// cancellation releases the predicate; the subscription keeps its subscriber, as Combine's
+    /// does, until the subscriber lets the subscription go.
     public struct TryLastWhere<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output

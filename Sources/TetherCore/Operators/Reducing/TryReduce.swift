@@ -7,8 +7,9 @@ extension Publishers {
     /// (waiting for that first request if it has not come yet) and then finishes. If the closure
     /// throws, the publisher cancels the upstream and fails with the error; nothing follows.
     /// Upstream failures are republished as `any Error`. The closure runs on the thread that
-    /// delivers each upstream value. Completion or cancellation releases the subscriber, the
-    /// closure and the partial result.
+    /// delivers each upstream value. Completion or cancellation releases the closure and the
+    /// partial result; the subscription keeps its subscriber, as Combine's does, until the
+    /// subscriber lets the subscription go.
     public struct TryReduce<Upstream: Publisher, Output>: Publisher {
         /// The kind of errors this publisher might publish: any error, thrown or upstream.
         public typealias Failure = any Error
