@@ -159,8 +159,7 @@ final class TimeOperatorMarbleTests: TetherTestCase {
 
     /// Observed against Apple's Combine (CombineX's `VersioningCollectByTimeSpec`, Combine of
     /// iOS 13.3 and later): demand returned from a group the timer published is not asked of the
-    /// upstream, demand returned from a full group is (`count` per group), and every value is
-    /// taken with `.none`.
+    /// upstream, demand returned from a full group is (`count` values per group).
     func testCollectByTimeOrCountAsksTheUpstreamOnlyForDemandReturnedFromFullGroups() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
