@@ -6,10 +6,16 @@ import XCTest
 /// The hand-off that decides who releases an operator's serial-path state, on its own: serially,
 /// then with a downstream `cancel` racing the serial path's deliveries.
 final class ReleaseHandOffTests: TetherTestCase {
-    func testAStopWithNoDeliveryInFlightIsReleasedByTheStopper() {
+    /// A hand-off past its subscription's hand-over, which nothing stopped.
+    private func subscribedHandOff(file: StaticString = #filePath, line: UInt = #line) -> ReleaseHandOff {
         let handOff = ReleaseHandOff()
         handOff.open()
-        XCTAssertFalse(handOff.leave(), "nothing stopped during the hand-over")
+        XCTAssertFalse(handOff.leave(), "nothing stopped during the hand-over", file: file, line: line)
+        return handOff
+    }
+
+    func testAStopWithNoDeliveryInFlightIsReleasedByTheStopper() {
+        let handOff = subscribedHandOff()
         XCTAssertTrue(handOff.enter("Test"))
         XCTAssertFalse(handOff.leave())
         XCTAssertTrue(handOff.stopFromOutside(), "no delivery in flight: the stopper releases")
@@ -22,9 +28,7 @@ final class ReleaseHandOffTests: TetherTestCase {
         XCTAssertFalse(handOff.stopFromOutside(), "a stop inside the hand-over leaves the release to it")
         XCTAssertTrue(handOff.leave(), "the hand-over sees the stop as it leaves, and releases")
 
-        let delivering = ReleaseHandOff()
-        delivering.open()
-        XCTAssertFalse(delivering.leave())
+        let delivering = subscribedHandOff()
         XCTAssertTrue(delivering.enter("Test"))
         XCTAssertFalse(delivering.stopFromOutside())
         XCTAssertTrue(delivering.leave())
@@ -48,9 +52,7 @@ final class ReleaseHandOffTests: TetherTestCase {
     }
 
     func testAStopFromTheSerialPathEndsEveryLaterDelivery() {
-        let handOff = ReleaseHandOff()
-        handOff.open()
-        XCTAssertFalse(handOff.leave())
+        let handOff = subscribedHandOff()
         XCTAssertTrue(handOff.enter("Test"))
         handOff.stopFromSerialPath()
         XCTAssertTrue(handOff.leave(), "the serial path stopped: it releases")
@@ -58,9 +60,7 @@ final class ReleaseHandOffTests: TetherTestCase {
     }
 
     func testAStopDuringANestedDeliveryIsReleasedByTheOutermostOne() {
-        let handOff = ReleaseHandOff()
-        handOff.open()
-        XCTAssertFalse(handOff.leave())
+        let handOff = subscribedHandOff()
         XCTAssertTrue(handOff.enter("Test"))
         XCTAssertTrue(handOff.enter("Test"), "a reentrant delivery")
         XCTAssertFalse(handOff.stopFromOutside(), "deliveries in flight: the release is theirs")
@@ -80,9 +80,7 @@ final class ReleaseHandOffTests: TetherTestCase {
     }
 
     func testACompletionWithNoDeliveryInFlightStopsAndReleasesInOneStep() {
-        let handOff = ReleaseHandOff()
-        handOff.open()
-        XCTAssertFalse(handOff.leave())
+        let handOff = subscribedHandOff()
         XCTAssertEqual(handOff.enterToStopEvenBeforeSubscription(), true, "nothing in flight: it releases")
         XCTAssertTrue(handOff.hasStopped())
         XCTAssertFalse(handOff.stopFromOutside(), "its entry stays counted: a later cancel releases nothing")
@@ -95,9 +93,7 @@ final class ReleaseHandOffTests: TetherTestCase {
     }
 
     func testACompletionBeneathADeliveryLeavesTheReleaseToIt() {
-        let handOff = ReleaseHandOff()
-        handOff.open()
-        XCTAssertFalse(handOff.leave())
+        let handOff = subscribedHandOff()
         XCTAssertTrue(handOff.enter("Test"))
         XCTAssertEqual(handOff.enterToStopEvenBeforeSubscription(), false, "a value is being delivered")
         XCTAssertFalse(handOff.stopFromOutside(), "the delivery still holds the state")
@@ -106,9 +102,7 @@ final class ReleaseHandOffTests: TetherTestCase {
     }
 
     func testACompletionAfterACancelIsIgnored() {
-        let handOff = ReleaseHandOff()
-        handOff.open()
-        XCTAssertFalse(handOff.leave())
+        let handOff = subscribedHandOff()
         XCTAssertTrue(handOff.stopFromOutside())
         XCTAssertNil(handOff.enterToStopEvenBeforeSubscription(), "the cancel released the state")
     }
