@@ -157,6 +157,30 @@ final class TimeOperatorMarbleTests: TetherTestCase {
         XCTAssertEqual(upstream.subscriptionEvents, [MarbleSubscriptionEvent(tick: 0, event: .requested(.max(10)))])
     }
 
+    /// Observed against Apple's Combine (the "Using Combine" book's throttle tests, iOS 14): the
+    /// value a `@Published` property or a `CurrentValueSubject` sends as soon as it is asked is
+    /// published, whichever value `latest` keeps, because the subscriber's demand is there
+    /// before the upstream is asked.
+    func testThrottlePublishesTheValueTheUpstreamSendsWhenFirstAsked() {
+        for latest in [true, false] {
+            let scheduler = DispatchQueue.test
+            let subject = CurrentValueSubject<Int, Never>(-1)
+            var events: [String] = []
+            let recorder = RecordingSubscriber<Int, Never>(demand: .unlimited)
+            subject.handleEvents(receiveRequest: { events.append("upstream asked \($0)") })
+                .throttle(for: .seconds(1), scheduler: scheduler, latest: latest)
+                .handleEvents(receiveSubscription: { _ in events.append("downstream subscribed") })
+                .subscribe(recorder)
+            scheduler.advance()
+            subject.send(1)
+            scheduler.advance(by: .seconds(1))
+            XCTAssertEqual(recorder.events, [.subscription, .value(-1), .value(1)], "latest: \(latest)")
+            XCTAssertEqual(events, ["downstream subscribed", "upstream asked unlimited"], "latest: \(latest)")
+            subject.send(completion: .finished)
+            scheduler.run()
+        }
+    }
+
     /// Observed against Apple's Combine (CombineX's `VersioningCollectByTimeSpec`, Combine of
     /// iOS 13.3 and later): demand returned from a group the timer published is not asked of the
     /// upstream, demand returned from a full group is (`count` values per group).

@@ -6,7 +6,9 @@ extension Publisher {
     /// for one) is published at once. Values arriving sooner are held until the interval since
     /// the last publication ends; then the most recent of them (`latest: true`) or the first
     /// (`latest: false`) is published. When the upstream finishes, a held value is published
-    /// before the completion. The operator asks the upstream for `.unlimited`; a value that
+    /// before the completion. The operator hands its subscription downstream, then asks the
+    /// upstream for `.unlimited`, so a value the upstream sends at once (a `@Published`
+    /// property's) meets the demand the subscriber asked for on subscription; a value that
     /// finds no outstanding demand is dropped. Values and the completion are delivered on
     /// `scheduler`. Failures pass through as `Failure`.
     /// - Parameters:
@@ -115,8 +117,12 @@ extension Publishers.Throttle {
                 return
             }
             _ = scheduler.now
-            subscription.request(.unlimited)
+            // The downstream first, so that the demand it asks for there meets a value the
+            // upstream sends as soon as it is asked (a `CurrentValueSubject`'s, a `@Published`
+            // property's): Combine publishes that value (observed against Apple's Combine in the
+            // "Using Combine" book's tests, iOS 14), where asking the upstream first dropped it.
             downstream.receive(subscription: self)
+            subscription.request(.unlimited)
         }
 
         @inlinable
