@@ -26,7 +26,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         /// `nil` until the promise is first called.
         @usableFromInline var outcome: Result<Output, Failure>?
         /// Subscriptions waiting for the outcome; emptied when it arrives.
-        @usableFromInline var waiting: [any FutureConduit<Output, Failure>] = []
+        @usableFromInline var waiting = FutureWaiting<Output, Failure>()
 
         @inlinable
         init() {}
@@ -87,24 +87,18 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
     @inlinable
     internal func fulfil(_ result: Result<Output, Failure>) {
-        let waiting = lock.withLock { _ -> [any FutureConduit<Output, Failure>]? in
+        let waiting = lock.withLock { _ -> FutureWaiting<Output, Failure>? in
             guard state.outcome == nil else { return nil }
             state.outcome = result
-            defer { state.waiting = [] }
+            defer { state.waiting = FutureWaiting() }
             return state.waiting
         }
-        guard let waiting else { return }
-        for conduit in waiting {
-            conduit.settle(result)
-        }
+        waiting?.settle(result)
     }
 
     @inlinable
     internal func remove(_ conduit: AnyObject) {
-        let removed = lock.withLock { _ -> (any FutureConduit<Output, Failure>)? in
-            guard let index = state.waiting.firstIndex(where: { $0 === conduit }) else { return nil }
-            return state.waiting.remove(at: index)
-        }
+        let removed = lock.withLock { _ in state.waiting.remove(conduit) }
         _ = removed
     }
 }

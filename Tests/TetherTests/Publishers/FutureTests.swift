@@ -106,6 +106,22 @@ final class FutureTests: TetherTestCase {
         }
     }
 
+    func testWaitingSubscribersGetTheOutcomeInTheOrderTheySubscribedWhicheverCancelled() {
+        for cancelled in 0..<3 {
+            let box = PromiseBox<Int, Never>()
+            let future = Future<Int, Never> { box.keep($0) }
+            var order: [Int] = []
+            var cancellables: [AnyCancellable] = []
+            for index in 0..<3 {
+                cancellables.append(future.sink { _ in order.append(index) })
+            }
+            cancellables[cancelled].cancel()
+            cancellables.append(future.sink { _ in order.append(3) })
+            box.fulfil(.success(1))
+            XCTAssertEqual(order, [0, 1, 2, 3].filter { $0 != cancelled }, "cancelled: \(cancelled)")
+        }
+    }
+
     func testPromiseFulfilledFromATask() {
         let recorder = RecordingSubscriber<Int, Never>()
         Future<Int, Never> { promise in
