@@ -44,7 +44,8 @@ internal struct FutureWaiting<Output, Failure: Error> {
     @inlinable
     func settle(_ outcome: Result<Output, Failure>) {
         first?.settle(outcome)
-        for conduit in rest ?? [] {
+        guard let rest else { return }
+        for conduit in rest {
             conduit.settle(outcome)
         }
     }
