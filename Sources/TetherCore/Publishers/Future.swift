@@ -87,13 +87,17 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
     @inlinable
     internal func fulfil(_ result: Result<Output, Failure>) {
-        let waiting = lock.withLock { _ -> FutureWaiting<Output, Failure>? in
-            guard state.outcome == nil else { return nil }
+        var waiting = FutureWaiting<Output, Failure>()
+        let settled = lock.withLock { _ -> Bool in
+            guard state.outcome == nil else { return false }
             state.outcome = result
-            defer { state.waiting = FutureWaiting() }
-            return state.waiting
+            // Moved out rather than copied and replaced: no retain and release of what it holds.
+            swap(&waiting, &state.waiting)
+            return true
         }
-        waiting?.settle(result)
+        if settled {
+            waiting.settle(result)
+        }
     }
 
     @inlinable
