@@ -78,8 +78,10 @@ internal struct ReducerState<Output> {
     ///   request, a finish, or a failure, each with the upstream to cancel when the step ended it.
     @inlinable
     mutating func end(_ ending: Ending, result: Output?) -> Action {
-        guard case .subscribed(let subscription) = upstream else { return .nothing }
-        upstream = .terminal
+        // Checked, then moved out: reading the case in place copied the subscription's
+        // existential and destroyed the copy, through run-time value witnesses.
+        guard upstream.isSubscribed() else { return .nothing }
+        let subscription = UpstreamStatus.end(&upstream).takeSubscription()
         switch ending {
         case .upstreamFailed:
             return .fail(cancel: nil)
