@@ -9,8 +9,10 @@ extension Publisher {
     ///
     /// As Combine's does, the subscription holds the subscriber for its whole life, and each
     /// delivery scheduled on `scheduler` holds the subscription until it has run: after a
-    /// cancel, the subscriber stays alive until the pending deliveries have run (they deliver
-    /// nothing), and is released with the subscription.
+    /// cancel, the subscriber stays alive until the pending deliveries have run, and is released
+    /// with the subscription. Those deliveries deliver nothing, unless the upstream had already
+    /// completed when the cancel came: what it sent before its completion, and the completion,
+    /// still arrive (a `Just`'s value, say, cancelled before the scheduler ran).
     /// - Parameters:
     ///   - scheduler: The scheduler the publisher uses for element delivery.
     ///   - options: Scheduler options used to customize element delivery.
