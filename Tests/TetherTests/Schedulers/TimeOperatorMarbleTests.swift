@@ -39,6 +39,21 @@ final class TimeOperatorMarbleTests: TetherTestCase {
         upstream.releaseSubscribers()
     }
 
+    func testReceiveOnCancelDropsWhatIsPendingUnlessTheUpstreamHadCompleted() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let running = RecordingSubscriber<Int, Never>()
+        subject.receive(on: scheduler).subscribe(running)
+        subject.send(1)
+        running.cancel()
+        let completed = RecordingSubscriber<Int, Never>()
+        Just(2).receive(on: scheduler).subscribe(completed)
+        completed.cancel()
+        scheduler.run()
+        XCTAssertEqual(running.events, [.subscription])
+        XCTAssertEqual(completed.events, [.subscription, .value(2), .completion(.finished)])
+    }
+
     func testSubscribeOnSubscribesRequestsAndCancelsOnTheScheduler() {
         let scheduler = DispatchQueue.test
         let upstream = scheduler.marbles("-a-b-c|")
