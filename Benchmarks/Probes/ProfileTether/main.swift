@@ -158,8 +158,9 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     "switch-pump": { count, tally in
         fiveSwitches(repeatElement(1, count: count).publisher, into: tally).cancel()
     },
-    // One send of an erased subject flat-mapped to an erased lookup, to its `first()`, to a
-    // `Future` fulfilled as it is made, and to a `Deferred { Future }` fulfilled after the send.
+    // One send of an erased subject flat-mapped to an erased lookup, to a `Future` fulfilled as
+    // it is made, to the lookup's `first()`, and to a `Deferred { Future }` fulfilled after the
+    // send.
     "flat-map-erased-just": { count, tally in
         sends(count, tally) { results(for: $0) }
     },
