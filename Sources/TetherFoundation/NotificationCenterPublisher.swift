@@ -16,9 +16,10 @@ extension NotificationCenter {
     ///
     /// Each subscription adds its own observer to the center when the subscriber first demands
     /// a value, and removes it when the subscription is cancelled. Notifications are delivered
-    /// on the thread that posts them, one at a time: one posted while another is being
-    /// delivered (from inside the subscriber, or on another thread) is delivered right after it,
-    /// by the thread already delivering. A notification posted while the subscriber has no
+    /// on the thread that posts them, one at a time across threads: one posted on another thread
+    /// while one is being delivered waits for that delivery, then its own thread delivers it.
+    /// One posted from inside the subscriber, on the delivering thread, is delivered at once,
+    /// nested in the current delivery, as in Combine. A notification posted while the subscriber has no
     /// outstanding demand is dropped. The publisher never completes and never fails.
     /// Requesting `.none` is a contract violation and traps.
     public struct Publisher: TetherCore.Publisher, @unchecked Sendable {

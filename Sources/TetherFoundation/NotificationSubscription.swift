@@ -17,8 +17,7 @@ import TetherCore
 /// Docs/FastWithoutTheSpecialiser.md).
 ///
 /// `@unchecked Sendable`: the subscriber, the demand and the observer live in `state`, touched
-/// only under its lock; the notifications left for the delivering thread are touched only by the
-/// thread that holds the turn; the rest is immutable.
+/// only under its lock; the rest is immutable.
 @usableFromInline
 internal final class NotificationSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -60,12 +59,6 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     /// while one is delivered waits, then is delivered by its own thread.
     @usableFromInline
     internal let turn = DownstreamTurn()
-
-    /// Notifications posted from inside a delivery, whose demand is taken: only the thread that
-    /// holds the turn posts them and delivers them, so they need no lock.
-    @usableFromInline
-    @exclusivity(unchecked)
-    internal var left = RingBuffer<Notification>()
 
     @usableFromInline
     internal let publisher: NotificationCenter.Publisher
@@ -119,23 +112,13 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     }
 
     /// A notification the center posted: delivered in this thread's turn if the subscriber has
-    /// demand for it, or, posted from inside a delivery, left for the delivering frame.
+    /// demand for it, or, posted from inside a delivery on this thread, nested in it, as in
+    /// Combine.
     @inlinable
     internal func receive(_ notification: Notification) {
-        let ranInTurn = turn.run {
+        turn.nesting {
             guard let target = state.withLock({ $0.take() }) else { return }
             add(target.receive(notification))
-            while let next = left.popFirst() {
-                guard let downstream = state.withLock({ $0.downstream }) else {
-                    left.removeAll()
-                    return
-                }
-                add(downstream.receive(next))
-            }
-        }
-        if !ranInTurn {
-            // This thread holds the turn: it is inside a delivery, which delivers this one next.
-            if state.withLock({ $0.take() }) != nil { left.append(notification) }
         }
     }
 
@@ -150,7 +133,6 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     @inlinable
     internal func cancel() {
         // What the state held is released outside the lock, with these locals.
-        // Notifications left for a delivery under way stay with it: it finds the subscriber gone.
         let (released, observer) = state.withLock { state -> (Downstream?, Observer) in
             defer {
                 state.downstream = nil

@@ -16,11 +16,12 @@ import Synchronization
 /// slow subscriber except threads, which the system schedules fairly.
 ///
 /// A call into the subscriber can send again on the same thread (a subscriber that sends into
-/// the subject it listens to). Taking the turn again would deadlock, and calling straight in
-/// would nest without bound; instead ``run(_:)`` returns `false`, and the caller leaves its
-/// signal with the state machine, which the thread holding the turn delivers, in order, before
-/// it gives the turn up. So a reentrant send is delivered before the outer `send()` returns, at
-/// a constant stack depth.
+/// the subject it listens to). Taking the turn again would deadlock, so ``run(_:)`` returns
+/// `false` instead, and the caller decides: the subjects, the notification center's publisher,
+/// `switchToLatest` and `drop(untilOutputFrom:)` deliver the signal at once, nested in the call
+/// under way, as Combine's recursive locks do there (``nesting(_:)-(()->Subscribers.Demand)``);
+/// a request from inside a delivery that makes a value due leaves it for the delivering frame,
+/// which delivers it once the call returns.
 ///
 /// This is the one place in Tether where a call-out happens while a lock is held: the lock here
 /// guards no state, only whose turn it is, and every path that could take it again on the same
@@ -73,8 +74,7 @@ package struct DownstreamTurn: ~Copyable, @unchecked Sendable {
 
     /// Runs `body` in this thread's turn, or straight away when this thread holds the turn
     /// already: a call from inside a call into the subscriber nests, as it does under Combine's
-    /// recursive lock. For the operators that follow Combine there (`switchToLatest`,
-    /// `drop(untilOutputFrom:)`), rather than leave the signal for the holder.
+    /// recursive lock.
     ///
     /// Two forms, for a value's delivery (which returns demand) and for the other signals,
     /// rather than one generic in the result: unspecialised, a generic result would be looked up

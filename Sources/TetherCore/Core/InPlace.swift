@@ -16,8 +16,9 @@
 /// of a serial path guarantee (``ReleaseHandOff``, ``SubjectLane``): a cancel from inside the
 /// call, or from another thread, and a completion that reenters the delivery
 /// (``ReleaseHandOff/stopBeneathDeliveries(entered:)``) leave the release to the end of the
-/// delivery, and the serial path itself does not overlap. Every caller names the protocol it
-/// relies on.
+/// outermost delivery, and where the serial path overlaps itself it is a delivery nested in
+/// another on the same thread (a reentrant value, as Combine nests it), which reads the property
+/// as the outer call does and writes nothing. Every caller names the protocol it relies on.
 /// Docs/FastWithoutTheSpecialiser.md, "Subscribers kept where calls borrow them", has the rest.
 @usableFromInline
 package enum InPlace {

@@ -6,10 +6,10 @@
 /// As in Combine, the publisher signals "about to change" rather than producing values to be
 /// counted: once a subscriber has requested any demand at all, it receives every ``send()``.
 /// A subscriber that has requested nothing receives nothing. `send()` may be called from any
-/// thread; each subscriber still receives its signals one at a time (a `send()` from another
-/// thread waits for the call under way, then delivers its own signal), and a `send()` made from
-/// inside a subscriber's `receive` reaches that subscriber after the current call returns and
-/// before the outer `send()` does.
+/// thread; each subscriber still receives its signals one at a time from different threads (a
+/// `send()` from another thread waits for the call under way, then delivers its own signal),
+/// and a `send()` made from inside a subscriber's `receive`, on its thread, reaches that
+/// subscriber at once, nested in the current call, as in Combine.
 /// Subscribing keeps no object alive: subscriptions do not hold the publisher.
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// The kind of values published by this publisher: `Void`, a bare "will change" signal.
@@ -124,9 +124,8 @@ extension ObservableObjectPublisher {
     /// Calls into the subscriber are serialised by a ``DownstreamTurn``, and a signal takes the
     /// subjects' lane (``SubjectLane``): once the subscriber has asked for anything, a signal goes,
     /// in the sender's turn, to the subscriber kept in `serial` without taking the state's lock,
-    /// and a cancel leaves that reference for the turn to let go of. A signal is a `Void`, so what
-    /// a reentrant `send()` leaves for the delivering thread is a count, which only the turn's
-    /// holder touches. The class is not generic (the subscriber is type-erased once, on
+    /// and a cancel leaves that reference for the turn to let go of. A `send()` from inside a
+    /// delivery, on the delivering thread, is delivered nested in it. The class is not generic (the subscriber is type-erased once, on
     /// subscription) so that the per-signal path, reached through the publisher's list, runs as
     /// specialised code instead of instantiating generic metadata on every call.
     @usableFromInline
@@ -169,10 +168,6 @@ extension ObservableObjectPublisher {
         @usableFromInline @exclusivity(unchecked)
         internal var serial: Unmanaged<ErasedSubscriber<Void, Never>>?
 
-        /// Signals sent from inside a delivery, on the delivering thread; only touched in the turn.
-        @usableFromInline @exclusivity(unchecked)
-        internal var owed = 0
-
         @inlinable
         internal init(downstream: Downstream, hub: Hub) {
             state = Locked(State(downstream: downstream, hub: hub))
@@ -195,29 +190,26 @@ extension ObservableObjectPublisher {
         @usableFromInline
         internal func finish(_ completion: Subscribers.Completion<Never>) {}
 
-        /// Runs `body` in this thread's turn, then delivers the signals left meanwhile and lets go
-        /// of the subscriber if a cancel left it owed.
+        /// Runs `body` in this thread's turn, then lets go of the subscriber if a cancel left it
+        /// owed.
         /// - Returns: `false`, without running `body`, when this thread holds the turn already.
         @inlinable
         internal func inTurn(_ body: () -> Void) -> Bool {
-            lane.run(
-                {
-                    body()
-                    while owed > 0, lane.isOpen {
-                        owed -= 1
-                        signalSerial()
-                    }
-                    owed = 0
-                }, in: turn, release: { serial.releaseKept() })
+            lane.run(body, in: turn, release: { serial.releaseKept() })
         }
 
-        /// Calls the subscriber kept for the turn, if it is still kept.
+        /// Calls the subscriber kept for the turn, unless the lane is closed: in this thread's
+        /// turn, or nested in a delivery of it (the subscriber is let go of only at the end of the
+        /// outermost turn).
         @inlinable
         internal func signalSerial() {
-            _ = serial?.receive(())
+            if lane.isOpen {
+                _ = serial?.receive(())
+            }
         }
 
-        /// Hands the subscription over, then delivers the signals sent meanwhile.
+        /// Hands the subscription over; a `send()` from inside `receive(subscription:)` reaches
+        /// the subscriber nested, once it has asked for anything.
         @inlinable
         internal func start(_ downstream: Downstream) {
             _ = inTurn { downstream.receive(subscription: self) }
@@ -225,13 +217,9 @@ extension ObservableObjectPublisher {
 
         @inlinable
         internal func signal() {
-            let ran = inTurn {
-                if lane.isOpen {
-                    signalSerial()
-                }
-            }
-            if !ran, lane.isOpen {
-                owed += 1
+            if !inTurn({ signalSerial() }) {
+                // From inside a delivery on this thread: nested, as in Combine.
+                signalSerial()
             }
         }
 

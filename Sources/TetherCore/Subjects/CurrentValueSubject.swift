@@ -7,9 +7,9 @@
 /// neither changes anything.
 ///
 /// Values sent from inside a subscriber's `receive` are delivered as ``PassthroughSubject``
-/// delivers them: a subscriber later in the order receives the newer value before the one whose
-/// delivery sent it, and so ends on the older value while ``value`` holds the newer, as in
-/// Combine.
+/// delivers them, at once and nested: a subscriber later in the order receives the newer value
+/// before the one whose delivery sent it, and so ends on the older value while ``value`` holds
+/// the newer, as in Combine.
 ///
 /// `@unchecked Sendable`: its value and subscriptions (`current`, `hub`) are touched only under its
 /// lock; the control entry is an immutable closure.

@@ -5,13 +5,16 @@
 /// dropped for that subscriber, as in Combine. A subscriber that arrives after the completion
 /// receives the completion at once.
 ///
-/// `send` may be called from any thread. Each subscriber still receives its signals one at a
-/// time: a `send` from another thread while the subscriber is busy waits for it and then
-/// delivers its own value, so `send` returns once its value has been offered to every
-/// subscriber; a `send` from inside the subscriber's own `receive` is delivered to it after that
-/// call returns and before the outer `send` does, without nesting calls. Subscribers that are not
-/// busy receive such a value at once, so one that comes later in the order receives it before
-/// the value whose delivery sent it, as in Combine.
+/// `send` may be called from any thread. A subscriber receives the signals of different threads
+/// one at a time: a `send` from another thread while the subscriber is busy waits for it and
+/// then delivers its own value, so `send` returns once its value has been offered to every
+/// subscriber. A `send` (or `send(completion:)`) from inside a subscriber's `receive`, on the
+/// thread delivering to it, is delivered at once, nested in that call, as in Combine: a
+/// subscriber that sends before it records what it received records the newer value first, and
+/// one that comes later in the order receives the newer value before the one whose delivery sent
+/// it. A nested value takes the subscriber's demand as it stands, before the outer call returns
+/// more. Nothing bounds the nesting: a subscriber that always sends again recurses, in Combine
+/// as here.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, SpecializedSubjectParent, ConduitAttaching,
     @unchecked Sendable
 {
@@ -75,7 +78,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
         // as a subscription's first request asks them (none, once the subject has completed).
         let (completion, upstreams) = withHub { ($0.attach(sink.entry), $0.acknowledgeDownstreamDemand()) }
         if let completion {
-            _ = sink.inTurn { sink.complete(completion) }
+            _ = sink.inTurn { sink.complete(completion, nested: false) }
         }
         for upstream in upstreams {
             upstream.request(.unlimited)

@@ -9,8 +9,8 @@
 /// to count, a value is the subject's lock, one turn and the closure.
 ///
 /// What a user can observe is what the general way gives: values in order, one at a time, a
-/// reentrant send delivered after the current value and before the outer `send()` returns,
-/// the completion after every value sent before it, closures released at the end (on cancel
+/// send or completion from inside a delivery on the delivering thread delivered at once, nested
+/// in it (as Combine's recursive lock does), the completion after every value sent before it, closures released at the end (on cancel
 /// from another thread, by whichever of the two sides finishes last, as ``SubjectLane`` has it
 /// for a conduit), termination reported to TetherExtras' lifetimes, and a ledger entry that names
 /// a `Sink` on the subject. An `ObservableObjectPublisher`'s `sink` is one too: its parent is
@@ -18,10 +18,9 @@
 /// publisher's other subscriptions hold too, rather than the publisher.
 ///
 /// The state under ``lock`` is the subject the sink is attached to and the termination
-/// handlers; everything else is touched only by the thread whose turn it is. A thread that
-/// sends while another delivers waits for its turn (``DownstreamTurn``), so values left from
-/// inside a delivery (`left`, `leftInTurn`) are only ever written and read by the turn's
-/// holder.
+/// handlers; the closures are touched only by the thread whose turn it is (a thread that sends
+/// while another delivers waits for its turn, ``DownstreamTurn``), and let go of at the end of
+/// its outermost turn, where no delivery is in flight (``SubjectLane``).
 @usableFromInline
 package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol, Cancellable,
     TerminationReporting, CustomStringConvertible, @unchecked Sendable
@@ -38,12 +37,6 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
     @usableFromInline @exclusivity(unchecked)
     package var state: SubjectSinkState
 
-    /// Values sent from inside a delivery on the delivering thread, for it to deliver next, and a
-    /// completion sent there after them (kept in the same rarely made object, so that the sink
-    /// takes no room for it).
-    @usableFromInline @exclusivity(unchecked)
-    package var left: SubjectLeftValues<Output>?
-
     @usableFromInline
     package let turn = DownstreamTurn()
 
@@ -52,10 +45,6 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
 
     @usableFromInline
     package let lane = SubjectLane()
-
-    /// Whether something was left from inside the current delivery.
-    @usableFromInline @exclusivity(unchecked)
-    package var leftInTurn = false
 
     @inlinable
     package init(
@@ -81,41 +70,30 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
         SubjectEntry(conduit: self) { unsafeDowncast($0 as AnyObject, to: SubjectSink.self).offer($1) }
     }
 
-    /// Runs `body` in this sink's turn, then delivers what was left meanwhile and releases the
-    /// closures if the sink ended (see ``SubjectLane/run(_:in:release:)``).
+    /// Runs `body` in this sink's turn, then releases the closures if the sink ended (see
+    /// ``SubjectLane/run(_:in:release:)``).
     /// - Returns: `false`, without running `body`, when this thread holds the turn already.
     @inlinable
     package func inTurn(_ body: () -> Void) -> Bool {
-        lane.run(
-            {
-                body()
-                if leftInTurn {
-                    drain()
-                }
-            }, in: turn, release: { releaseClosures() })
+        lane.run(body, in: turn, release: { releaseClosures() })
     }
 
-    /// What is left from inside deliveries, made on first use. Only in the turn.
-    @inlinable
-    package var leftQueue: SubjectLeftValues<Output> {
-        if let left { return left }
-        let made = SubjectLeftValues<Output>(copying: nil)
-        left = made
-        return made
-    }
-
-    /// Delivers `value`, or leaves it for the delivery this thread is in.
+    /// Delivers `value` in this sink's turn, or nested in the delivery this thread is in, as in
+    /// Combine.
     @inlinable
     package func offer(_ value: Output) {
-        let ran = inTurn {
-            if lane.isOpen {
-                // Borrowed: the lane leaves a cancel's release to the end of this turn.
-                InPlace.call(&onValue, with: value)
-            }
+        if !inTurn({ deliver(value) }) {
+            deliver(value)
         }
-        if !ran, lane.isOpen, left?.completion == nil {
-            leftQueue.values.append(value)
-            leftInTurn = true
+    }
+
+    /// Calls the value closure, unless the sink has ended.
+    @inlinable
+    package func deliver(_ value: Output) {
+        if lane.isOpen {
+            // Borrowed, nested deliveries too (both only read it): the lane leaves a cancel's or
+            // a completion's release to the end of the outermost turn.
+            InPlace.call(&onValue, with: value)
         }
     }
 
@@ -135,52 +113,35 @@ package final class SubjectSink<Output, Failure: Error>: SubjectConduitProtocol,
                     InPlace.call(&onValue, with: value)
                 }
             } else if let completion {
-                complete(completion)
+                complete(completion, nested: false)
             }
         }
     }
 
-    /// The subject finished: delivers the completion, or leaves it for the delivery this thread
-    /// is in.
+    /// The subject finished: delivers the completion in this sink's turn, or nested in the
+    /// delivery this thread is in, as in Combine.
     @inlinable
     package func finish(_ completion: Subscribers.Completion<Failure>) {
-        let ran = inTurn { complete(completion) }
-        if !ran, lane.isOpen, left?.completion == nil {
-            leftQueue.completion = SubjectOutcome(completion)
-            leftInTurn = true
+        if !inTurn({ complete(completion, nested: false) }) {
+            complete(completion, nested: true)
         }
     }
 
-    /// Delivers `completion` in this thread's turn and ends the sink; the subject has let go of
-    /// it already.
+    /// Delivers `completion` and ends the sink; the subject has let go of it already.
+    /// - Parameter nested: The completion is nested in a delivery of a value, whose closure is
+    ///   still running where it is kept: the closures are then let go of at the end of the
+    ///   outermost turn rather than before the completion closure runs.
     @inlinable
-    package func complete(_ completion: Subscribers.Completion<Failure>) {
+    package func complete(_ completion: Subscribers.Completion<Failure>, nested: Bool) {
         // The subject's reference is dropped here, outside the lock.
         guard let (_, handlers) = lock.withLock({ _ in state.end() }) else { return }
         lane.stop()
         let receiveCompletion = onCompletion
-        releaseOwed()
+        if !nested {
+            releaseOwed()
+        }
         receiveCompletion?(completion)
         for handler in handlers { handler() }
-    }
-
-    /// Delivers what was left from inside deliveries, in order, including what those deliveries
-    /// leave; drops it once the sink has ended.
-    @inlinable
-    package func drain() {
-        while lane.isOpen {
-            leftInTurn = false
-            if let value = left?.values.popFirst() {
-                InPlace.call(&onValue, with: value)
-            } else if let outcome = left?.completion {
-                left?.completion = nil
-                complete(outcome.completion())
-            } else {
-                return
-            }
-        }
-        leftInTurn = false
-        left = nil
     }
 
     /// Releases the closures once the sink has stopped, in the turn.

@@ -92,10 +92,13 @@ extension SpecializedSubjectParent {
 /// specialised for the subscriber's type; requests and cancels come through `any Subscription`.
 ///
 /// Calls into the subscriber are serialised by a ``DownstreamTurn``: a thread that sends while
-/// another is delivering waits for its turn and then delivers its own value, and a send made
-/// from inside the subscriber's `receive` on the delivering thread is left with the state
-/// machine and delivered, in order, before the outer call returns. So concurrent and reentrant
-/// sends never overlap in the subscriber, never recurse, and no thread delivers another's values.
+/// another is delivering waits for its turn and then delivers its own value, so no thread
+/// delivers another's values. A send or completion made from inside the subscriber's `receive`,
+/// on the delivering thread, is delivered at once, nested in the call under way, as Combine's
+/// recursive lock does (mattgallagher/CombineExploration's `testReentrancy`, run on Apple's
+/// Combine: a sink that sends into its subject before recording its value records `[3, 2, 1]`).
+/// A nested delivery takes the demand left after the outer one; the outer one's returned demand
+/// counts once it returns.
 ///
 /// Once demand is unlimited and nothing is owed (every `sink`, most subscribers), a value takes
 /// the fast lane: in the sender's turn it goes to the subscriber kept in
@@ -132,11 +135,6 @@ package final class SubjectSubscription<Downstream: Subscriber>:
     /// fast lane, ``HandOffSubscriptionBase/serial``, is owed a release (see ``SubjectLane``).
     @usableFromInline
     package let lane = SubjectLane()
-
-    /// Something was left with the state machine from inside a delivery (a reentrant send or
-    /// completion), for the turn's holder to drain. Only the holder's thread reads and writes it.
-    @usableFromInline @exclusivity(unchecked)
-    package var leftInTurn = false
 
     /// The lane's subscriber when it is an ``AnySubscriber`` (every subscriber larger than one is
     /// kept erased, see ``ConduitAttaching``): its box, retained here once and called unretained
@@ -186,45 +184,48 @@ package final class SubjectSubscription<Downstream: Subscriber>:
 
     @inlinable
     package func offer(_ value: Output) {
-        let ranInTurn = inTurn {
-            if lane.isOpen {
-                // Demand is unlimited, so what the subscriber returns changes nothing. A cancel
-                // meanwhile leaves the subscriber for the end of this turn to let go of, so it
-                // is called where it is kept.
-                if let box = erasedSerial {
-                    _ = box.receive(value)
-                } else {
-                    _ = InPlace.receive(value, by: &serial)
-                }
-                if leftInTurn {
-                    drain()
-                }
-                return
+        if !inTurn({ deliver(value) }) {
+            // From inside a delivery on this thread: nested, as in Combine.
+            deliver(value)
+        }
+    }
+
+    /// Delivers `value` in this thread's turn, or nested in a delivery of it.
+    @inlinable
+    package func deliver(_ value: Output) {
+        if lane.isOpen {
+            // Demand is unlimited, so what the subscriber returns changes nothing. A cancel or a
+            // completion meanwhile leaves the subscriber for the end of the outermost turn to let
+            // go of, so it is called where it is kept, nested deliveries too (both only read it).
+            if let box = erasedSerial {
+                _ = box.receive(value)
+            } else {
+                _ = InPlace.receive(value, by: &serial)
             }
-            guard let downstream = withMachine({ $0.take(value) }) else { return }
-            let more = downstream.receive(value)
-            // The usual case, nothing left meanwhile, settles without building an `Action`.
-            if withMachine({ $0.settle(more) }) { return }
-            drain()
+            return
         }
-        if !ranInTurn {
-            withMachine { $0.leave(value) }
-            leftInTurn = true
-        }
+        guard let (taken, downstream) = withMachine({ $0.take(value) }) else { return }
+        let more = downstream.receive(taken)
+        // The usual case, nothing owed meanwhile, settles without building an `Action`.
+        if withMachine({ $0.settle(more) }) { return }
+        drain()
     }
 
     @inlinable
     package func finish(_ completion: Subscribers.Completion<Failure>) {
-        let ranInTurn = inTurn {
-            if let released = withMachine({ $0.finish(completion) }) {
-                closeLane()
-                released.downstream?.receive(completion: completion)
-            }
+        if !inTurn({ complete(completion) }) {
+            // From inside a delivery on this thread: nested, as in Combine.
+            complete(completion)
         }
-        if !ranInTurn {
-            withMachine { $0.leave(completion) }
-            leftInTurn = true
-        }
+    }
+
+    /// Completes the subscriber in this thread's turn, or nested in a delivery of it. The lane's
+    /// subscriber is let go of at the end of the outermost turn, where no value is in flight.
+    @inlinable
+    package func complete(_ completion: Subscribers.Completion<Failure>) {
+        guard let released = withMachine({ $0.finish(completion) }) else { return }
+        lane.stop()
+        released.downstream?.receive(completion: completion)
     }
 
     @inlinable
@@ -242,8 +243,8 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         precondition(demand > 0, "Demand must not be zero: \(withMachine { $0.kind.name }) was asked for .none")
         let (parent, owes, opens) = withMachine { $0.request(demand) }
         // The owed value goes first, before the subject's upstreams are asked and send newer
-        // ones. Asked from inside a delivery on this thread, the delivering frame's drain
-        // picks it up, except from inside `receive(subscription:)`: there Combine delivers a
+        // ones. Asked from inside a delivery on this thread, the delivering frame picks it up
+        // once the delivery returns, except from inside `receive(subscription:)`: there Combine delivers a
         // `CurrentValueSubject`'s value at once, within the request, and so does Tether (one
         // level deep: a request from inside that delivery is left for the drain).
         if owes, !inTurn({ drain() }), withMachine({ $0.takeHandingOver() }) {
@@ -262,14 +263,6 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         // Otherwise a turn is in progress, on this thread or another, and lets go at its end.
         _ = turn.ifFree { releaseOwed() }
         released.parent?.detach(self)
-    }
-
-    /// Ends the fast lane from the turn, after the state machine completed in it, and lets go of
-    /// the subscriber kept for it.
-    @inlinable
-    package func closeLane() {
-        lane.stop()
-        releaseOwed()
     }
 
     /// Runs `body` in this thread's turn, then lets go of the lane's subscriber if a cancel left
@@ -294,23 +287,13 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         erasedSerial.releaseKept()
     }
 
-    /// Delivers what was left or owed while this thread held the turn, until nothing is.
-    /// Runs only in this thread's turn.
+    /// Delivers the owed latest value once demand has made it due, in this thread's turn or
+    /// nested in a delivery of it.
     @inlinable
     package func drain() {
-        leftInTurn = false
-        while true {
-            switch withMachine({ $0.next() }) {
-            case .idle:
-                return
-            case .deliver(let value, let downstream):
-                let more = downstream.receive(value)
-                withMachine { $0.add(more) }
-            case .complete(let completion, let released):
-                closeLane()
-                released.downstream?.receive(completion: completion)
-                return
-            }
+        while let (value, downstream) = withMachine({ $0.next() }) {
+            let more = downstream.receive(value)
+            withMachine { $0.add(more) }
         }
     }
 
@@ -339,41 +322,26 @@ package final class SubjectSubscription<Downstream: Subscriber>:
 
 /// The conduit's state machine; every method runs under the conduit's lock and calls nothing.
 ///
-/// Invariants: `left` and `completion` are non-empty only while some thread holds the conduit's
-/// turn (they are what reentrant calls left for it, and it drains them before giving the turn
-/// up); `latest` (a `CurrentValueSubject`'s owed value) is only ever held while `demand` is
-/// zero, or while the turn's holder has yet to drain it. Once `lanePasses`, demand is unlimited
-/// and `latest` is `nil` for good: that is what lets values bypass the machine (see
+/// Invariants: `latest` (a `CurrentValueSubject`'s owed value) is only ever held while `demand`
+/// is zero, or until the thread that made it due delivers it. Once `lanePasses`, demand is
+/// unlimited and `latest` is `nil` for good: that is what lets values bypass the machine (see
 /// ``SubjectSubscription``).
 @usableFromInline
 package struct SubjectSubscriptionState<Downstream: Subscriber> {
     @usableFromInline package typealias Output = Downstream.Input
     @usableFromInline package typealias Failure = Downstream.Failure
 
-    @usableFromInline
-    package enum Action {
-        case idle
-        case deliver(Output, Downstream)
-        /// Completes the subscriber; everything else the conduit held is released with it.
-        case complete(Subscribers.Completion<Failure>, Released)
-    }
-
     /// Everything released together at the end, outside the lock.
     @usableFromInline
     package struct Released {
         @usableFromInline package var downstream: Downstream?
         @usableFromInline package var parent: (any SubjectConduitParent)?
-        @usableFromInline package var left: SubjectLeftValues<Output>?
         @usableFromInline package var latest: Output?
 
         @inlinable
-        package init(
-            downstream: Downstream?, parent: (any SubjectConduitParent)?, left: SubjectLeftValues<Output>?,
-            latest: Output?
-        ) {
+        package init(downstream: Downstream?, parent: (any SubjectConduitParent)?, latest: Output?) {
             self.downstream = downstream
             self.parent = parent
-            self.left = left
             self.latest = latest
         }
     }
@@ -382,14 +350,10 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     @usableFromInline package var downstream: Downstream?
     @usableFromInline package var parent: (any SubjectConduitParent)?
     @usableFromInline package var demand = Subscribers.Demand.none
-    /// Values sent from inside a delivery, on the delivering thread; their demand is taken.
-    @usableFromInline package var left: SubjectLeftValues<Output>?
     /// `CurrentValueSubject` and `@Published` only: the value owed once demand arrives.
     @usableFromInline package var latest: Output?
     /// Which subject this is: the subscription's description, and whether it keeps `latest`.
     @usableFromInline package let kind: SubjectKind
-    /// A completion sent from inside a delivery, on the delivering thread.
-    @usableFromInline package var completion: Subscribers.Completion<Failure>?
     @usableFromInline package var acknowledged = false
     /// The subscriber is inside `receive(subscription:)`, and has not yet been given a value
     /// from inside it.
@@ -403,66 +367,30 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
         self.latest = latest
     }
 
-    /// A value from the subject, in the sender's turn: the subscriber to deliver it to, or `nil`
-    /// when it is kept as the latest or dropped for want of demand.
+    /// A value from the subject: the value to deliver now and the subscriber to deliver it to,
+    /// or `nil` when it is kept as the latest or dropped for want of demand. An owed latest value
+    /// that demand made due, not yet delivered, is older: it goes now, and this one is kept as
+    /// the latest in its place, for the delivering frame to deliver next.
     @inlinable
-    package mutating func take(_ value: Output) -> Downstream? {
-        guard let downstream, completion == nil else { return nil }
+    package mutating func take(_ value: Output) -> (Output, Downstream)? {
+        guard let downstream else { return nil }
         guard demand > 0 else {
             if kind.keepsLatest { latest = value }
             return nil
         }
         demand -= 1
-        return downstream
-    }
-
-    /// A value sent from inside a delivery on the delivering thread: kept for that thread's
-    /// drain when there is demand for it (or as the latest), dropped otherwise.
-    @inlinable
-    package mutating func leave(_ value: Output) {
-        guard downstream != nil, completion == nil else { return }
-        // An owed latest value is older than this one: it goes ahead of it.
-        if demand > 0, let owed = latest {
-            demand -= 1
-            latest = nil
-            keep(owed)
+        if let owed = latest {
+            latest = value
+            return (owed, downstream)
         }
-        guard demand > 0 else {
-            if kind.keepsLatest { latest = value }
-            return
-        }
-        demand -= 1
-        keep(value)
+        return (value, downstream)
     }
 
-    /// Keeps a value for the drain, making the queue on the first.
-    @inlinable
-    package mutating func keep(_ value: Output) {
-        uniqueLeft().values.append(value)
-    }
-
-    /// The queue of values left, made or copied first where this state does not own it alone:
-    /// the state stays a value, whose copies do not share what they are left.
-    @inlinable
-    package mutating func uniqueLeft() -> SubjectLeftValues<Output> {
-        if !isKnownUniquelyReferenced(&left) {
-            left = SubjectLeftValues(copying: left)
-        }
-        return left.unsafelyUnwrapped
-    }
-
-    /// A completion sent from inside a delivery on the delivering thread: kept for its drain.
-    @inlinable
-    package mutating func leave(_ completion: Subscribers.Completion<Failure>) {
-        guard downstream != nil, self.completion == nil else { return }
-        self.completion = completion
-    }
-
-    /// A completion from the subject, in its sender's turn: what to release and complete now,
-    /// or `nil` when the conduit is already done.
+    /// A completion from the subject: what to release and complete now, or `nil` when the
+    /// conduit is already done.
     @inlinable
     package mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Released? {
-        guard downstream != nil, self.completion == nil else { return nil }
+        guard downstream != nil else { return nil }
         return terminate()
     }
 
@@ -472,33 +400,23 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
         if downstream != nil { demand += more }
     }
 
-    /// What to deliver next in the turn: the oldest value left, then the owed latest value,
-    /// then the completion left.
+    /// The owed latest value to deliver now that demand made it due, with the subscriber, or
+    /// `nil` when none is due.
     @inlinable
-    package mutating func next() -> Action {
-        guard let downstream else { return .idle }
-        if left?.values.isEmpty == false, let value = uniqueLeft().values.popFirst() {
-            return .deliver(value, downstream)
-        }
-        if demand > 0, let value = latest {
-            demand -= 1
-            latest = nil
-            return .deliver(value, downstream)
-        }
-        if let completion {
-            return .complete(completion, terminate())
-        }
-        return .idle
+    package mutating func next() -> (Output, Downstream)? {
+        guard let downstream, demand > 0, let value = latest else { return nil }
+        demand -= 1
+        latest = nil
+        return (value, downstream)
     }
 
-    /// The subscriber returned `more` demand from a delivery: whether the turn can end now
-    /// (nothing left, owed or completed meanwhile). When it cannot, ``next()`` says what comes
-    /// next.
+    /// The subscriber returned `more` demand from a delivery: whether nothing is due now. When
+    /// something is, ``next()`` gives it.
     @inlinable
     package mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard downstream != nil else { return true }
         demand += more
-        return (left?.values.isEmpty ?? true) && completion == nil && (latest == nil || demand == .none)
+        return latest == nil || demand == .none
     }
 
     /// The subscriber asked for more: the parent to tell of first demand, and whether the
@@ -542,9 +460,8 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
         defer {
             downstream = nil
             parent = nil
-            left = nil
             latest = nil
         }
-        return Released(downstream: downstream, parent: parent, left: left, latest: latest)
+        return Released(downstream: downstream, parent: parent, latest: latest)
     }
 }

@@ -36,9 +36,9 @@ extension Publisher {
 ///
 /// `send` may be called from any thread. Each subscriber receives its signals one at a time: a
 /// thread that sends while another is delivering to the subscriber waits for that call to return
-/// and then delivers its own value; a value sent from inside the subscriber's `receive` is
-/// delivered before the outer `send` returns, without nesting; owed values are delivered by the
-/// thread that requests them.
+/// and then delivers its own value; a value sent from inside the subscriber's `receive`, on its
+/// thread, is delivered at once, nested in that call, as ``PassthroughSubject`` does; owed
+/// values are delivered by the thread that requests them.
 /// Subscribed to an upstream (``Publisher/subscribe(_:)-(S)``), it asks for `.unlimited`
 /// at once, so that it records values even before anyone subscribes to it.
 public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectConduitParent, @unchecked Sendable {

@@ -5,8 +5,8 @@ import TetherCore
 /// Like ``SubjectSubscription``, calls into the subscriber are serialised by a ``DownstreamTurn``: a
 /// thread that sends while another is delivering waits for its turn and then delivers its own
 /// value, and a value or completion sent from inside the subscriber's `receive` on the
-/// delivering thread is left with the state machine and delivered, in order, before the outer
-/// call returns. Unlike it, a value offered without demand is not dropped: it joins a backlog of
+/// delivering thread is delivered at once, nested in the call under way (after any values owed
+/// before it). Unlike it, a value offered without demand is not dropped: it joins a backlog of
 /// at most `capacity` values (the oldest giving way), which starts as the subject's buffer and
 /// is delivered as demand arrives, by the thread that requests it. A completion waits behind
 /// the backlog.
@@ -52,7 +52,7 @@ internal final class ReplaySubscription<Downstream: Subscriber>: SubjectConduitP
 
     @inlinable
     internal func offer(_ value: Output) {
-        let ranInTurn = turn.run {
+        turn.nesting {
             switch machine.withLock({ $0.take(value) }) {
             case .idle:
                 return
@@ -64,19 +64,13 @@ internal final class ReplaySubscription<Downstream: Subscriber>: SubjectConduitP
                 drain()
             }
         }
-        if !ranInTurn {
-            machine.withLock { $0.leave(value) }
-        }
     }
 
     @inlinable
     internal func finish(_ completion: Subscribers.Completion<Failure>) {
-        let ranInTurn = turn.run {
+        turn.nesting { () -> Void in
             machine.withLock { $0.finish(completion) }
             drain()
-        }
-        if !ranInTurn {
-            machine.withLock { $0.finish(completion) }
         }
     }
 
@@ -96,8 +90,8 @@ internal final class ReplaySubscription<Downstream: Subscriber>: SubjectConduitP
         released.parent?.detach(self)
     }
 
-    /// Delivers what was left, owed or completed while this thread held the turn, until
-    /// nothing is. Runs only in this thread's turn.
+    /// Delivers what is due, owed or completed, until nothing is: in this thread's turn, or
+    /// nested in a delivery of it.
     @inlinable
     internal func drain() {
         while true {

@@ -4,7 +4,8 @@ import TetherCore
 /// nothing.
 ///
 /// Invariants: `left` is non-empty only while some thread holds the conduit's turn (it is what
-/// that thread has yet to deliver, and it drains it before giving the turn up); every value in
+/// that thread has yet to deliver, and it drains it before giving the turn up, or delivers it
+/// nested in a delivery under way); every value in
 /// `left` is older than every value in `backlog`, because the backlog is moved into `left` as
 /// far as there is demand before a newer value joins either.
 @usableFromInline
@@ -88,9 +89,8 @@ internal struct ReplaySubscriptionState<Downstream: Subscriber> {
         return left.isEmpty ? .idle : .drain
     }
 
-    /// A value sent from inside a delivery on the delivering thread, or one that must wait
-    /// behind the backlog: kept for the turn's drain when there is demand for it, in the
-    /// backlog otherwise.
+    /// A value that must wait behind values due before it: kept for the drain when there is
+    /// demand for it, in the backlog otherwise.
     @inlinable
     mutating func leave(_ value: Output) {
         guard downstream != nil, completion == nil else { return }
@@ -103,7 +103,7 @@ internal struct ReplaySubscriptionState<Downstream: Subscriber> {
         }
     }
 
-    /// The subject's completion, in the sender's turn or from inside a delivery: kept for the
+    /// The subject's completion, in the sender's turn or nested in a delivery: kept for the
     /// drain, which delivers it after everything owed.
     @inlinable
     mutating func finish(_ completion: Subscribers.Completion<Failure>) {

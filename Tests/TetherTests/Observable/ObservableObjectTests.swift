@@ -315,22 +315,52 @@ final class ObservableObjectPublisherTests: TetherTestCase {
         XCTAssertNil(weakCaptured)
     }
 
-    func testReentrantSendIsDeliveredAfterTheCurrentOne() {
+    func testReentrantSendIsDeliveredAtOnceNestedInTheCurrentOne() {
         let publisher = ObservableObjectPublisher()
         var depth = 0
-        var maxDepth = 0
-        var count = 0
+        var log: [String] = []
         let cancellable = publisher.sink {
             depth += 1
-            maxDepth = max(maxDepth, depth)
-            count += 1
-            if count < 5 { publisher.send() }
+            log.append("begin at depth \(depth)")
+            if depth < 3 { publisher.send() }
+            log.append("end at depth \(depth)")
             depth -= 1
         }
         publisher.send()
-        XCTAssertEqual(count, 5)
-        XCTAssertEqual(maxDepth, 1)
+        XCTAssertEqual(
+            log,
+            [
+                "begin at depth 1", "begin at depth 2", "begin at depth 3", "end at depth 3", "end at depth 2",
+                "end at depth 1",
+            ])
         cancellable.cancel()
+    }
+
+    /// The general subscription (not a `sink`) nests as the sink does.
+    func testReentrantSendReachesASubscriberNestedInTheCurrentOne() {
+        let publisher = ObservableObjectPublisher()
+        var log: [String] = []
+        var depth = 0
+        var subscription: (any Subscription)?
+        let subscriber = AnySubscriber<Void, Never>(
+            receiveSubscription: {
+                subscription = $0
+                $0.request(.max(1))
+            },
+            receiveValue: {
+                depth += 1
+                log.append("begin at depth \(depth)")
+                if depth < 2 { publisher.send() }
+                log.append("end at depth \(depth)")
+                depth -= 1
+                return .none
+            },
+            receiveCompletion: { _ in })
+        publisher.subscribe(subscriber)
+        publisher.send()
+        XCTAssertEqual(log, ["begin at depth 1", "begin at depth 2", "end at depth 2", "end at depth 1"])
+        subscription?.cancel()
+        subscription = nil
     }
 
     func testAPropertyOfABaseClassFiresTheSubclasssObjectWillChangeFirst() {

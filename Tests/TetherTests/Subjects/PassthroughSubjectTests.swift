@@ -92,25 +92,52 @@ final class PassthroughSubjectTests: TetherTestCase {
         XCTAssertEqual(log, ["a1", "b1", "c1", "a2", "c2", "c3", "c4", "d4", "d5"])
     }
 
-    func testReentrantSendIsDeliveredAfterTheCurrentValueInOrder() {
+    /// mattgallagher/CombineExploration's `testReentrancy`, as it runs on Apple's Combine: each
+    /// value is recorded after the send it makes, so the nested values are recorded first.
+    func testReentrantSendIsDeliveredAtOnceNestedInTheCurrentValue() {
         let subject = PassthroughSubject<Int, Never>()
-        var depth = 0
-        var maxDepth = 0
-        var received: [Int] = []
-        let cancellable = subject.sink { value in
-            depth += 1
-            maxDepth = max(maxDepth, depth)
-            received.append(value)
-            if value < 5 { subject.send(value + 1) }
-            depth -= 1
-        }
+        var received: [String] = []
+        let subscriber = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { received.append("\($0)") },
+            receiveValue: { value in
+                if value < 3 { subject.send(value + 1) }
+                received.append("\(value)")
+            })
+        subject.subscribe(subscriber)
         subject.send(1)
-        XCTAssertEqual(received, [1, 2, 3, 4, 5])
-        XCTAssertEqual(maxDepth, 1)
-        cancellable.cancel()
+        subject.send(completion: .finished)
+        XCTAssertEqual(received, ["3", "2", "1", "finished"])
+        subscriber.cancel()
     }
 
-    func testCompletionSentFromInsideReceiveComesAfterTheCurrentValue() {
+    /// A nested value takes the demand left after the outer one, before the outer call returns
+    /// more: with one value asked for at a time, a value sent from inside the delivery finds
+    /// none and is dropped, as under Combine's recursive lock.
+    func testReentrantSendTakesTheDemandLeftBeforeTheOuterCallReturnsMore() {
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        var subscription: (any Subscription)?
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: {
+                subscription = $0
+                $0.request(.max(1))
+            },
+            receiveValue: { value in
+                log.append("begin \(value)")
+                if value == 1 { subject.send(2) }
+                log.append("end \(value)")
+                return .max(1)
+            },
+            receiveCompletion: { log.append("\($0)") })
+        subject.subscribe(subscriber)
+        subject.send(1)
+        subject.send(3)
+        XCTAssertEqual(log, ["begin 1", "end 1", "begin 3", "end 3"])
+        subscription?.cancel()
+        subscription = nil
+    }
+
+    func testCompletionSentFromInsideReceiveArrivesNestedInTheCurrentValue() {
         let subject = PassthroughSubject<Int, Never>()
         let recorder = RecordingSubscriber<Int, Never>(demandPerValue: { value in
             .none
@@ -125,7 +152,7 @@ final class PassthroughSubjectTests: TetherTestCase {
             receiveCompletion: { recorder.receive(completion: $0) })
         subject.subscribe(relay)
         subject.send(1)
-        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.finished), .value(1)])
     }
 
     func testCancelDetachesAndReleasesTheSubscriber() {

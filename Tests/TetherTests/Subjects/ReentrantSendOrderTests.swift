@@ -6,8 +6,8 @@ import XCTest
 /// are not busy at once, before the value being delivered does: a later subscriber receives the
 /// newer value first and the older one last. Combine does the same; applications built on a
 /// `CurrentValueSubject` have reported it as a later subscriber ending on a stale value
-/// (pointfreeco/swift-composable-architecture, issue 697). The subscriber that sent receives
-/// both in order, the reentrant one after its current delivery returns.
+/// (pointfreeco/swift-composable-architecture, issue 697). The subscriber that sent receives the
+/// reentrant value nested in its current delivery, so what it records before sending comes first.
 final class ReentrantSendOrderTests: TetherTestCase {
     func testALaterSinkReceivesTheReentrantValueBeforeTheOuterOne() {
         let subject = PassthroughSubject<Int, Never>()
@@ -53,5 +53,21 @@ final class ReentrantSendOrderTests: TetherTestCase {
         XCTAssertEqual(subject.value, "new")
         first.cancel()
         second.cancel()
+    }
+
+    /// Through operators, erased or shared, a value sent from inside the sink still arrives
+    /// nested: the subject nests it, and the operators between pass it straight on.
+    func testASendFromInsideAChainsSinkArrivesNestedThroughTheChain() {
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        let chain = subject.map { $0 * 10 }.filter { _ in true }.eraseToAnyPublisher().share()
+        let cancellable = chain.sink { value in
+            log.append("begin \(value)")
+            if value < 30 { subject.send(value / 10 + 1) }
+            log.append("end \(value)")
+        }
+        subject.send(1)
+        XCTAssertEqual(log, ["begin 10", "begin 20", "begin 30", "end 30", "end 20", "end 10"])
+        cancellable.cancel()
     }
 }

@@ -172,22 +172,22 @@ final class SubjectSinkTests: TetherTestCase {
         XCTAssertNil(late, "a sink on an ended subject keeps nothing")
     }
 
-    func testValuesSentFromInsideTheCurrentValuesDeliveryComeAfterIt() {
+    func testValuesSentFromInsideTheCurrentValuesDeliveryArriveNestedInIt() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        var received: [Int] = []
+        var log: [String] = []
         let cancellable = subject.sink { value in
-            received.append(value)
+            log.append("begin \(value)")
             if value == 0 {
                 subject.send(1)
                 subject.send(2)
-                XCTAssertEqual(received, [0], "nothing nests inside the current value's delivery")
             }
+            log.append("end \(value)")
         }
-        XCTAssertEqual(received, [0, 1, 2], "delivered before sink returns")
+        XCTAssertEqual(log, ["begin 0", "begin 1", "end 1", "begin 2", "end 2", "end 0"])
         cancellable.cancel()
     }
 
-    func testACompletionSentFromInsideADeliveryComesAfterTheValuesSentBeforeIt() {
+    func testACompletionSentFromInsideADeliveryArrivesNestedAfterTheValuesSentBeforeIt() {
         let subject = PassthroughSubject<Int, Never>()
         var events: [String] = []
         let cancellable = subject.sink(receiveCompletion: { events.append("\($0)") }) { value in
@@ -197,34 +197,58 @@ final class SubjectSinkTests: TetherTestCase {
                 subject.send(completion: .finished)
                 subject.send(3)
             }
+            events.append("end \(value)")
         }
         subject.send(1)
-        XCTAssertEqual(events, ["1", "2", "finished"])
+        XCTAssertEqual(events, ["1", "2", "end 2", "finished", "end 1"])
         cancellable.cancel()
     }
 
-    func testACancelFromInsideADeliveryDropsWhatWasLeftAndReleasesTheClosuresAfterIt() {
+    /// A completion nested in a value's delivery leaves the closures, the running value closure
+    /// among them, to the end of the outermost delivery.
+    func testACompletionNestedInADeliveryReleasesTheClosuresOnceTheOutermostReturns() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var captured: Captured?
+        var aliveAfterCompletion: Bool?
+        let cancellable: AnyCancellable
+        do {
+            let object = Captured()
+            captured = object
+            cancellable = subject.sink { value in
+                withExtendedLifetime(object) {}
+                subject.send(completion: .finished)
+                aliveAfterCompletion = captured != nil
+            }
+        }
+        subject.send(1)
+        XCTAssertEqual(aliveAfterCompletion, true, "the delivery under way keeps its closure")
+        XCTAssertNil(captured, "released once the delivery returned")
+        cancellable.cancel()
+    }
+
+    func testACancelFromInsideNestedDeliveriesReleasesTheClosuresOnceTheOutermostReturns() {
         let subject = PassthroughSubject<Int, Never>()
         var received: [Int] = []
         var cancellable: AnyCancellable?
         weak var captured: Captured?
-        var aliveAfterCancel: Bool?
+        var aliveAfterCancel: [Bool] = []
         do {
             let object = Captured()
             captured = object
             cancellable = subject.sink { value in
                 withExtendedLifetime(object) {}
                 received.append(value)
-                subject.send(value + 1)
+                if value < 3 { subject.send(value + 1) }
                 cancellable?.cancel()
-                aliveAfterCancel = captured != nil
+                subject.send(9)
+                aliveAfterCancel.append(captured != nil)
             }
         }
         subject.send(1)
         subject.send(5)
-        XCTAssertEqual(received, [1], "the value left before the cancel is dropped")
-        XCTAssertEqual(aliveAfterCancel, true, "the delivery under way keeps its closure")
-        XCTAssertNil(captured, "released once the delivery returned")
+        XCTAssertEqual(received, [1, 2, 3], "nothing after the cancel in the innermost delivery")
+        XCTAssertEqual(aliveAfterCancel, [true, true, true], "the deliveries under way keep their closure")
+        XCTAssertNil(captured, "released once the outermost delivery returned")
     }
 
     func testACancelFromAnotherThreadDuringADeliveryLeavesTheReleaseToTheDeliveringThread() {
