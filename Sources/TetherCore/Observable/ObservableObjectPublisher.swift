@@ -125,9 +125,10 @@ extension ObservableObjectPublisher {
     /// subjects' lane (``SubjectLane``): once the subscriber has asked for anything, a signal goes,
     /// in the sender's turn, to the subscriber kept in `serial` without taking the state's lock,
     /// and a cancel leaves that reference for the turn to let go of. A `send()` from inside a
-    /// delivery, on the delivering thread, is delivered nested in it. The class is not generic (the subscriber is type-erased once, on
-    /// subscription) so that the per-signal path, reached through the publisher's list, runs as
-    /// specialised code instead of instantiating generic metadata on every call.
+    /// delivery, on the delivering thread, is delivered nested in it. The class is not generic
+    /// (the subscriber is type-erased once, on subscription) so that the per-signal path, reached
+    /// through the publisher's list, runs as specialised code instead of instantiating generic
+    /// metadata on every call.
     @usableFromInline
     internal final class Inner: Subscription, SubjectConduitProtocol, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible, @unchecked Sendable

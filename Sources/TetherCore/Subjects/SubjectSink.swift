@@ -10,12 +10,13 @@
 ///
 /// What a user can observe is what the general way gives: values in order, one at a time, a
 /// send or completion from inside a delivery on the delivering thread delivered at once, nested
-/// in it (as Combine's recursive lock does), the completion after every value sent before it, closures released at the end (on cancel
-/// from another thread, by whichever of the two sides finishes last, as ``SubjectLane`` has it
-/// for a conduit), termination reported to TetherExtras' lifetimes, and a ledger entry that names
-/// a `Sink` on the subject. An `ObservableObjectPublisher`'s `sink` is one too: its parent is
-/// the publisher's ``ObservableObjectPublisher/Hub``, the list of subscriptions that the
-/// publisher's other subscriptions hold too, rather than the publisher.
+/// in it (as Combine's recursive lock does), the completion after every value sent before it,
+/// closures released at the end (on cancel from another thread, by whichever of the two sides
+/// finishes last, as ``SubjectLane`` has it for a conduit), termination reported to
+/// TetherExtras' lifetimes, and a ledger entry that names a `Sink` on the subject. An
+/// `ObservableObjectPublisher`'s `sink` is one too: its parent is the publisher's
+/// ``ObservableObjectPublisher/Hub``, the list of subscriptions that the publisher's other
+/// subscriptions hold too, rather than the publisher.
 ///
 /// The state under ``lock`` is the subject the sink is attached to and the termination
 /// handlers; the closures are touched only by the thread whose turn it is (a thread that sends

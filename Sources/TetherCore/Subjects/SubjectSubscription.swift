@@ -209,7 +209,7 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         }
         guard let (taken, downstream) = withMachine({ $0.take(value) }) else { return }
         let more = downstream.receive(taken)
-        // The usual case, nothing owed meanwhile, settles without building an `Action`.
+        // The usual case, nothing owed meanwhile, settles in the same lock as the demand.
         if withMachine({ $0.settle(more) }) { return }
         drain()
     }
@@ -247,9 +247,9 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         let (parent, owes, opens) = withMachine { $0.request(demand) }
         // The owed value goes first, before the subject's upstreams are asked and send newer
         // ones. Asked from inside a delivery on this thread, the delivering frame picks it up
-        // once the delivery returns, except from inside `receive(subscription:)`: there Combine delivers a
-        // `CurrentValueSubject`'s value at once, within the request, and so does Tether (one
-        // level deep: a request from inside that delivery is left for the drain).
+        // once the delivery returns, except from inside `receive(subscription:)`: there Combine
+        // delivers a `CurrentValueSubject`'s value at once, within the request, and so does
+        // Tether (one level deep: a request from inside that delivery is left for the drain).
         if owes, !inTurn({ drain() }), withMachine({ $0.takeHandingOver() }) {
             drain()
         }
