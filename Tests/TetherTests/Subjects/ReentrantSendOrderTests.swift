@@ -70,4 +70,36 @@ final class ReentrantSendOrderTests: TetherTestCase {
         XCTAssertEqual(log, ["begin 10", "begin 20", "begin 30", "end 30", "end 20", "end 10"])
         cancellable.cancel()
     }
+
+    /// A `CurrentValueSubject`'s subscription keeps a value sent without demand as the latest. A
+    /// request from inside a delivery makes it due for after that delivery; a value sent before
+    /// then, nested, does not overtake it: the owed value goes at once and the newer one is kept
+    /// in its place.
+    func testAValueSentWhileAnOwedValueIsDueGoesAfterIt() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var log: [String] = []
+        var subscription: (any Subscription)?
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: {
+                subscription = $0
+                $0.request(.max(1))
+            },
+            receiveValue: { value in
+                log.append("begin \(value)")
+                if value == 0 {
+                    subject.send(1)
+                    subscription?.request(.max(1))
+                    subject.send(2)
+                }
+                log.append("end \(value)")
+                return .none
+            },
+            receiveCompletion: { _ in })
+        subject.subscribe(subscriber)
+        XCTAssertEqual(log, ["begin 0", "begin 1", "end 1", "end 0"])
+        subscription?.request(.max(1))
+        XCTAssertEqual(log, ["begin 0", "begin 1", "end 1", "end 0", "begin 2", "end 2"])
+        subscription?.cancel()
+        subscription = nil
+    }
 }
