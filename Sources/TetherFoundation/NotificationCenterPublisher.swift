@@ -19,8 +19,9 @@ extension NotificationCenter {
     /// on the thread that posts them, one at a time across threads: one posted on another thread
     /// while one is being delivered waits for that delivery, then its own thread delivers it.
     /// One posted from inside the subscriber, on the delivering thread, is delivered at once,
-    /// nested in the current delivery, as in Combine. A notification posted while the subscriber has no
-    /// outstanding demand is dropped. The publisher never completes and never fails.
+    /// nested in the current delivery, as in Combine. A notification posted while the
+    /// subscriber has no outstanding demand is dropped. The publisher never completes and never
+    /// fails.
     /// Requesting `.none` is a contract violation and traps.
     public struct Publisher: TetherCore.Publisher, @unchecked Sendable {
         // @unchecked Sendable: its properties are constants; the center and the object (not

@@ -5,9 +5,9 @@ import TetherCore
 ///
 /// Invariants: `left` is non-empty only while some thread holds the conduit's turn (it is what
 /// that thread has yet to deliver, and it drains it before giving the turn up, or delivers it
-/// nested in a delivery under way); every value in
-/// `left` is older than every value in `backlog`, because the backlog is moved into `left` as
-/// far as there is demand before a newer value joins either.
+/// nested in a delivery under way); every value in `left` is older than every value in
+/// `backlog`, because the backlog is moved into `left` as far as there is demand before a newer
+/// value joins either.
 @usableFromInline
 internal struct ReplaySubscriptionState<Downstream: Subscriber> {
     @usableFromInline typealias Output = Downstream.Input
