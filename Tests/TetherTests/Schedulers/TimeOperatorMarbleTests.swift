@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Tether
 import TetherTesting
 import XCTest
@@ -146,6 +147,58 @@ final class TimeOperatorMarbleTests: TetherTestCase {
         let recording = scheduler.record(scheduler.marbles("-a-b-c|").timeout(.seconds(2), scheduler: scheduler))
         scheduler.run()
         XCTAssertEqual(recording.diagram(), "-a-b-c|")
+    }
+
+    /// A timeout whose subscriber takes its subscription and, before it returns, lets
+    /// `runClock` move the scheduler past the interval; the history of what the subscriber saw.
+    private func timeOutWhileTheSubscriberTakesItsSubscription(
+        runClock:
+            @escaping @Sendable (TestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>)
+            -> Void
+    ) -> (history: [String], upstream: [SubscriptionEvent]) {
+        let scheduler = DispatchQueue.test
+        let box = UncheckedBox(scheduler)
+        let upstream = RecordingPublisher<Int, Never>()
+        let history = Mutex<[String]>([])
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { _ in
+                history.withLock { $0.append("subscription begins") }
+                runClock(box.value)
+                history.withLock { $0.append("subscription ends") }
+            },
+            receiveValue: { value in
+                history.withLock { $0.append("value \(value)") }
+                return .none
+            },
+            receiveCompletion: { completion in history.withLock { $0.append("\(completion)") } })
+        upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
+        upstream.send(0)
+        scheduler.advance()
+        defer { upstream.releaseSubscribers() }
+        return (history.withLock { $0 }, upstream.subscription?.events ?? [])
+    }
+
+    func testTimeoutRunningOutOnAnotherThreadWhileTheSubscriberTakesItsSubscriptionCompletesItAfterwards() {
+        // Combine's timer thread waits on the lock Combine holds around `receive(subscription:)`.
+        let outcome = timeOutWhileTheSubscriberTakesItsSubscription { scheduler in
+            let ran = DispatchSemaphore(value: 0)
+            let box = UncheckedBox(scheduler)
+            Thread {
+                box.value.advance(by: .seconds(1))
+                ran.signal()
+            }.start()
+            ran.wait()
+        }
+        XCTAssertEqual(outcome.history, ["subscription begins", "subscription ends", "finished"])
+        XCTAssertEqual(outcome.upstream, [.cancelled])
+    }
+
+    func testTimeoutRunningOutBeneathTheSubscriptionsDeliveryOnItsThreadCompletesAtOnce() {
+        // A scheduler the subscriber runs from inside `receive(subscription:)`: Combine's lock
+        // around the subscriber is recursive, so the completion arrives nested.
+        let outcome = timeOutWhileTheSubscriberTakesItsSubscription { $0.advance(by: .seconds(1)) }
+        XCTAssertEqual(outcome.history, ["subscription begins", "finished", "subscription ends"])
+        XCTAssertEqual(outcome.upstream, [.cancelled])
     }
 
     func testMeasureIntervalEmitsTheTimeSinceSubscriptionThenBetweenValues() {

@@ -71,31 +71,62 @@ final class TimeStateMachineTests: TetherTestCase {
 
     func testTimeoutStateStaleClocksDoNothing() {
         var state = TimeoutState()
-        let first = state.subscribe(RecordingSubscription())!
-        state.delivered()
+        let first = state.subscribe(RecordingSubscription(), on: 1)!
+        XCTAssertFalse(state.delivered())
         let second = state.request().clock!
         XCTAssertNil(state.request().clock, "only the first request restarts the clock")
-        guard case .ignore = state.fire(first) else { return XCTFail("a replaced clock does nothing") }
-        guard case .timedOut = state.fire(second) else { return XCTFail("the current clock times out") }
+        guard case .ignore = state.fire(first, on: 1) else { return XCTFail("a replaced clock does nothing") }
+        guard case .timedOut = state.fire(second, on: 2) else { return XCTFail("the current clock times out") }
         XCTAssertNil(state.receiveValue())
-        XCTAssertNil(state.cancel().upstream)
+        XCTAssertNil(state.cancel(), "the stream has ended")
     }
 
     func testTimeoutStateCompletionStopsTheClockButACancelStillReachesTheUpstream() {
         var state = TimeoutState()
-        XCTAssertNil(state.cancel().upstream, "a cancel before the subscription does nothing")
-        let generation = state.subscribe(RecordingSubscription())!
-        state.delivered()
+        XCTAssertNil(state.cancel(), "a cancel before the subscription does nothing")
+        let generation = state.subscribe(RecordingSubscription(), on: 1)!
+        XCTAssertFalse(state.delivered())
         XCTAssertTrue(state.complete() != nil)
-        guard case .ignore = state.fire(generation) else { return XCTFail("the completion stopped the clock") }
-        XCTAssertNotNil(state.cancel().upstream)
+        guard case .ignore = state.fire(generation, on: 1) else { return XCTFail("the completion stopped the clock") }
+        XCTAssertNotNil(state.cancel()?.upstream)
         XCTAssertFalse(state.deliverCompletion(), "cancelled before the completion's action ran")
     }
 
-    func testTimeoutStateClockFiringBeforeTheSubscriberHasItsSubscriptionIsTooEarly() {
+    func testTimeoutStateFirstClockFiringInsideItsScheduleCallIsTooEarly() {
         var state = TimeoutState()
-        let generation = state.subscribe(RecordingSubscription())!
-        guard case .tooEarly = state.fire(generation) else { return XCTFail("Combine traps here") }
+        let generation = state.subscribe(RecordingSubscription(), on: 1)!
+        guard case .tooEarly = state.fire(generation, on: 1) else { return XCTFail("Combine traps here") }
+    }
+
+    func testTimeoutStateClockRunningOutOnAnotherThreadBeforeTheDeliveryLeavesTheCompletionToIt() {
+        var state = TimeoutState()
+        let generation = state.subscribe(RecordingSubscription(), on: 1)!
+        guard case .timedOutBeforeDelivery = state.fire(generation, on: 2) else {
+            return XCTFail("the upstream is cancelled at once")
+        }
+        XCTAssertNotNil(state.started(generation, clock: AnyCancellable {}), "ended: the caller cancels the clock")
+        XCTAssertNil(state.receiveValue())
+        XCTAssertNil(state.request().upstream)
+        XCTAssertTrue(state.delivered(), "the delivering thread completes the subscriber")
+        XCTAssertFalse(state.delivered())
+
+        var cancelled = TimeoutState()
+        let clock = cancelled.subscribe(RecordingSubscription(), on: 1)!
+        guard case .timedOutBeforeDelivery = cancelled.fire(clock, on: 2) else { return XCTFail() }
+        let ended = cancelled.cancel()
+        XCTAssertNotNil(ended, "the cancel ends the stream")
+        XCTAssertNil(ended?.upstream, "cancelled already")
+        XCTAssertFalse(cancelled.delivered(), "no completion after the subscriber's cancel")
+    }
+
+    func testTimeoutStateClockRunOutBeneathTheDeliveryOnItsThreadTimesOutAtOnce() {
+        var state = TimeoutState()
+        let generation = state.subscribe(RecordingSubscription(), on: 1)!
+        XCTAssertNil(state.started(generation, clock: AnyCancellable {}))
+        guard case .timedOut = state.fire(generation, on: 1) else {
+            return XCTFail("a scheduler run from inside receive(subscription:)")
+        }
+        XCTAssertFalse(state.delivered())
     }
 
     func testCollectByTimeStateByTimeGathersUntilTheTick() {

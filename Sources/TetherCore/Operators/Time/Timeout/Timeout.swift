@@ -10,6 +10,12 @@ extension Publisher {
     /// the demand the subscriber returns from each value is requested from the upstream after
     /// the delivery. Events before the subscription, and a cancel before it, are ignored.
     ///
+    /// A clock that runs out on another thread while the subscriber is still receiving its
+    /// subscription cancels the upstream at once and completes the subscriber, on `scheduler`,
+    /// once its `receive(subscription:)` has returned (unless it cancelled meanwhile); one run out
+    /// beneath that call, on its thread, completes it there. As in Combine, a scheduler that runs
+    /// the first clock's action inside `schedule` itself (`ImmediateScheduler`) traps.
+    ///
     /// As Combine's does, the subscription holds the subscriber for its whole life, and the
     /// work scheduled on `scheduler` (the clock, each delivery) holds the subscription until it
     /// has run or, for the clock, until the scheduler lets go of it once cancelled: after a
@@ -127,13 +133,17 @@ extension Publishers.Timeout {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard let generation = state.withLock({ $0.subscribe(subscription) }) else {
+            let thread = DownstreamTurn.currentThread
+            guard let generation = state.withLock({ $0.subscribe(subscription, on: thread) }) else {
                 subscription.cancel()
                 return
             }
             startClock(generation)
             delivery.downstream.receive(subscription: self)
-            state.withLock { $0.delivered() }
+            // A clock that ran out on another thread meanwhile left the completion to this one.
+            if state.withLock({ $0.delivered() }) {
+                scheduleTimeOut()
+            }
         }
 
         /// Starts clock number `generation` and stops the one it replaces.
@@ -163,9 +173,13 @@ extension Publishers.Timeout {
 
         @inlinable
         func fire(_ generation: Int) {
-            switch state.withLock({ $0.fire(generation) }) {
+            let thread = DownstreamTurn.currentThread
+            switch state.withLock({ $0.fire(generation, on: thread) }) {
             case .ignore:
                 return
+            case .timedOutBeforeDelivery(let upstream, let clock):
+                clock?.cancel()
+                upstream.cancel()
             case .tooEarly:
                 preconditionFailure(
                     "Timeout's clock fired before the subscriber received its subscription: "
@@ -173,9 +187,21 @@ extension Publishers.Timeout {
             case .timedOut(let upstream, let clock):
                 clock?.cancel()
                 upstream.cancel()
-                let completion: Subscribers.Completion<Failure> = customError.map { .failure($0()) } ?? .finished
-                _ = line.deliverNow(.completion(completion))
+                _ = line.deliverNow(.completion(timeOutCompletion()))
             }
+        }
+
+        @inlinable
+        func timeOutCompletion() -> Subscribers.Completion<Failure> {
+            customError.map { .failure($0()) } ?? .finished
+        }
+
+        /// Completes the subscriber on the scheduler, for a time-out found while the subscriber
+        /// was still receiving its subscription on another thread.
+        @inlinable
+        func scheduleTimeOut() {
+            guard line.enqueue(.completion(timeOutCompletion())) else { return }
+            delivery.schedule { _ = self.line.due() }
         }
 
         @inlinable
@@ -203,11 +229,10 @@ extension Publishers.Timeout {
 
         @inlinable
         func cancel() {
-            let (upstream, clock) = state.withLock { $0.cancel() }
-            guard let upstream else { return }
-            clock?.cancel()
+            guard let ended = state.withLock({ $0.cancel() }) else { return }
+            ended.clock?.cancel()
             line.cancel()
-            upstream.cancel()
+            ended.upstream?.cancel()
         }
 
         @usableFromInline var description: String { "Timeout" }

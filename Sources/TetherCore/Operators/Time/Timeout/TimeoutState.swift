@@ -14,6 +14,11 @@ internal struct TimeoutState {
         case awaitingSubscription
         /// The subscription arrived; `delivered` once the subscriber received it.
         case subscribed(any Subscription, delivered: Bool)
+        /// The clock ran out on another thread while the subscriber was still receiving its
+        /// subscription: the upstream is cancelled, and the time-out goes to the subscriber once
+        /// its `receive(subscription:)` has returned, as Combine's lock around that call makes it
+        /// wait.
+        case timedOutBeforeDelivery
         /// The upstream completed and its completion is on its way to the scheduler: a cancel
         /// still reaches the upstream, as in Combine.
         case completing(any Subscription)
@@ -27,8 +32,13 @@ internal struct TimeoutState {
         case ignore
         /// The stream timed out: cancel the upstream and the clock, complete the subscriber.
         case timedOut(any Subscription, clock: (any Cancellable)?)
-        /// The scheduler ran the clock's first action inside `schedule`, before the subscriber
-        /// had its subscription (an `ImmediateScheduler`): Combine traps here.
+        /// The stream timed out while another thread is still handing the subscriber its
+        /// subscription: cancel the upstream and the clock; that thread completes the subscriber
+        /// once it is done (``delivered()``).
+        case timedOutBeforeDelivery(any Subscription, clock: (any Cancellable)?)
+        /// The scheduler ran the first clock's action inside `schedule`, on the thread that is
+        /// about to hand the subscriber its subscription (an `ImmediateScheduler`). Combine traps
+        /// here, taking its own lock a second time.
         case tooEarly
     }
 
@@ -38,25 +48,42 @@ internal struct TimeoutState {
     /// The current clock's cancellable, once `schedule` returned it.
     @usableFromInline var clock: (any Cancellable)?
     @usableFromInline var requested = false
+    /// The thread handing the subscriber its subscription (``DownstreamTurn/currentThread``).
+    @usableFromInline var subscribingThread: UInt = 0
+    /// Whether that thread is still inside the `schedule` call that starts the first clock.
+    @usableFromInline var startingFirstClock = false
 
     @inlinable
     init() {}
 
     /// The upstream's subscription arrived.
+    /// - Parameter thread: The thread that will hand it to the subscriber.
     /// - Returns: The number of the clock to start, or `nil` when the subscription must be
     ///   cancelled (a second one, or one after the end).
     @inlinable
-    mutating func subscribe(_ subscription: any Subscription) -> Int? {
+    mutating func subscribe(_ subscription: any Subscription, on thread: UInt) -> Int? {
         guard case .awaitingSubscription = phase else { return nil }
         phase = .subscribed(subscription, delivered: false)
+        subscribingThread = thread
+        startingFirstClock = true
         return restart()
     }
 
     /// The subscriber received its subscription.
+    /// - Returns: Whether the stream timed out meanwhile (``Firing/timedOutBeforeDelivery(_:clock:)``)
+    ///   and the subscriber did not cancel: the caller completes it now.
     @inlinable
-    mutating func delivered() {
-        guard case .subscribed(let upstream, delivered: false) = phase else { return }
-        phase = .subscribed(upstream, delivered: true)
+    mutating func delivered() -> Bool {
+        switch phase {
+        case .subscribed(let upstream, delivered: false):
+            phase = .subscribed(upstream, delivered: true)
+            return false
+        case .timedOutBeforeDelivery:
+            phase = .terminal
+            return true
+        case .awaitingSubscription, .subscribed, .completing, .terminal:
+            return false
+        }
     }
 
     /// The subscriber requested `demand`.
@@ -83,22 +110,30 @@ internal struct TimeoutState {
     ///   already overtaken or the stream ended meanwhile.
     @inlinable
     mutating func started(_ generation: Int, clock: any Cancellable) -> (any Cancellable)? {
+        startingFirstClock = false
         guard generation == self.generation, isLive else { return clock }
         defer { self.clock = clock }
         return self.clock
     }
 
     /// The clock numbered `generation` fired.
+    /// - Parameter thread: The thread it fired on.
     @inlinable
-    mutating func fire(_ generation: Int) -> Firing {
+    mutating func fire(_ generation: Int, on thread: UInt) -> Firing {
         guard generation == self.generation else { return .ignore }
         switch phase {
-        case .subscribed(_, delivered: false):
+        case .subscribed(let upstream, delivered: false) where thread != subscribingThread:
+            phase = .timedOutBeforeDelivery
+            return .timedOutBeforeDelivery(upstream, clock: takeClock())
+        case .subscribed(_, delivered: false) where startingFirstClock:
             return .tooEarly
-        case .subscribed(let upstream, delivered: true):
+        case .subscribed(let upstream, _):
+            // After the subscriber had its subscription, or beneath its `receive(subscription:)`
+            // on the same thread (a scheduler it runs from there): at once, as Combine's
+            // recursive lock around the subscriber lets it.
             phase = .terminal
             return .timedOut(upstream, clock: takeClock())
-        case .awaitingSubscription, .completing, .terminal:
+        case .awaitingSubscription, .timedOutBeforeDelivery, .completing, .terminal:
             return .ignore
         }
     }
@@ -123,15 +158,20 @@ internal struct TimeoutState {
     }
 
     /// The subscriber cancelled.
-    /// - Returns: The upstream and the clock to cancel; both `nil` outside a live stream.
+    /// - Returns: `nil` outside a live stream (nothing to do); otherwise the upstream and the
+    ///   clock to cancel, `nil` where they are cancelled already (a stream that timed out while
+    ///   the subscriber was receiving its subscription: it gets no completion now).
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, clock: (any Cancellable)?) {
+    mutating func cancel() -> (upstream: (any Subscription)?, clock: (any Cancellable)?)? {
         switch phase {
         case .subscribed(let upstream, _), .completing(let upstream):
             phase = .terminal
             return (upstream, takeClock())
-        case .awaitingSubscription, .terminal:
+        case .timedOutBeforeDelivery:
+            phase = .terminal
             return (nil, nil)
+        case .awaitingSubscription, .terminal:
+            return nil
         }
     }
 
@@ -146,7 +186,7 @@ internal struct TimeoutState {
     var isLive: Bool {
         switch phase {
         case .subscribed: return true
-        case .awaitingSubscription, .completing, .terminal: return false
+        case .awaitingSubscription, .timedOutBeforeDelivery, .completing, .terminal: return false
         }
     }
 
