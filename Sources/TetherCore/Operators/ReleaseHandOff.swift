@@ -147,6 +147,17 @@ package struct ReleaseHandOff: ~Copyable, Sendable {
         return false
     }
 
+    /// Serial path, before a value, for an operator that keeps nothing for the hand-off to
+    /// release (its downstream is held for its whole life, as Combine holds it) and uses it only to
+    /// turn away a value that comes before the subscription or after the end: a load, where
+    /// `enter…` and ``leave()`` are two read-modify-writes. Such an operator does not `leave()`;
+    /// after its delivery, ``hasStopped()`` says whether the stream ended meanwhile.
+    /// - Returns: `true` once the subscription was accepted, until the stream stops.
+    @inlinable
+    internal func admitsWithoutEntering() -> Bool {
+        bits.load(ordering: .acquiring) & (Self.subscribed | Self.stopped) == Self.subscribed
+    }
+
     /// Whether a `stop…` call has stopped the stream, read with a load rather than a
     /// read-modify-write; the caller knows what the side that stopped it ends besides.
     @inlinable

@@ -155,6 +155,38 @@ final class CollectAndReplaceTests: TetherTestCase {
         publisher.release()
     }
 
+    func testReplaceErrorTurnsValuesAwayOnceTheDownstreamCancelledEvenFromInsideADelivery() {
+        let publisher = ManualPublisher<Int, TestError>()
+        var recorder: RecordingSubscriber<Int, Never>?
+        recorder = RecordingSubscriber<Int, Never>(demand: .unlimited) { value in
+            if value == 2 { recorder?.cancel() }
+            return .max(1)
+        }
+        publisher.replaceError(with: 9).subscribe(recorder!)
+        let subscription = RecordingSubscription()
+        publisher.subscriber?.receive(subscription: subscription)
+        let returned = [1, 2, 3].map { publisher.subscriber?.receive($0) }
+        publisher.subscriber?.receive(completion: .failure(TestError(id: 1)))
+        XCTAssertEqual(returned, [.max(1), Subscribers.Demand.none, Subscribers.Demand.none])
+        XCTAssertEqual(recorder?.events, [.subscription, .value(1), .value(2)])
+        XCTAssertEqual(subscription.events, [.requested(.unlimited), .cancelled])
+        recorder = nil
+        publisher.release()
+    }
+
+    func testReplaceErrorTurnsValuesAwayAfterTheUpstreamFinished() {
+        let publisher = ManualPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, Never>(demand: .unlimited) { _ in .max(1) }
+        publisher.replaceError(with: 9).subscribe(recorder)
+        publisher.subscriber?.receive(subscription: RecordingSubscription())
+        let first = publisher.subscriber?.receive(1)
+        publisher.subscriber?.receive(completion: .finished)
+        let late = publisher.subscriber?.receive(2)
+        XCTAssertEqual([first, late], [.max(1), Subscribers.Demand.none])
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        publisher.release()
+    }
+
     func testReplaceErrorTrapsOnAValueWithoutDemand() {
         let trap = ChildProcessTrap(
             test: "TetherTests.CollectAndReplaceTests/testReplaceErrorTrapsOnAValueWithoutDemand", id: "value")

@@ -97,7 +97,9 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        guard handOff.enterIfSubscribed() else { return .none }
+        // The downstream is held for good, so there is nothing to hand over: a load turns away a
+        // value before the subscription or after the end, with no count of deliveries.
+        guard handOff.admitsWithoutEntering() else { return .none }
         sawValue = true
         let counted = !unlimited.load(ordering: .relaxed)
         if counted {
@@ -107,10 +109,7 @@ internal final class ReplacingSubscription<UpstreamFailure: Error, Downstream: S
         if counted, more > 0 {
             state.withLock { $0.returned(more) }
         }
-        if handOff.leave() {
-            return .none
-        }
-        return more
+        return handOff.hasStopped() ? .none : more
     }
 
     @inlinable
