@@ -4,9 +4,9 @@ extension Publishers {
     ///
     /// Demand passes through unchanged. If decoding an element throws, the publisher cancels the
     /// upstream and fails with the decoder's error; upstream failures are republished as `any
-    /// Error`. Decoding runs on the thread that delivers the upstream value. Completion or
-    /// cancellation releases the decoder; the subscription keeps its subscriber, as Combine's does,
-    /// until the subscriber lets the subscription go.
+    /// Error`. Decoding runs on the thread that delivers the upstream value. The subscription
+    /// keeps the decoder and its subscriber, as Combine's does, until the subscriber lets the
+    /// subscription go, completion and cancellation notwithstanding.
     ///
     /// As in Combine, a value or a completion that arrives before the upstream's subscription is
     /// still passed on (the value transformed, a throw failing the subscriber); a request or a

@@ -4,9 +4,9 @@ extension Publishers {
     ///
     /// Demand passes through unchanged. If encoding an element throws, the publisher cancels the
     /// upstream and fails with the encoder's error; upstream failures are republished as `any
-    /// Error`. Encoding runs on the thread that delivers the upstream value. Completion or
-    /// cancellation releases the encoder; the subscription keeps its subscriber, as Combine's does,
-    /// until the subscriber lets the subscription go.
+    /// Error`. Encoding runs on the thread that delivers the upstream value. The subscription
+    /// keeps the encoder and its subscriber, as Combine's does, until the subscriber lets the
+    /// subscription go, completion and cancellation notwithstanding.
     ///
     /// As in Combine, a value or a completion that arrives before the upstream's subscription is
     /// still passed on (the value transformed, a throw failing the subscriber); a request or a

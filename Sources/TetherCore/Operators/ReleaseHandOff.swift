@@ -48,10 +48,16 @@ package struct ReleaseHandOff: ~Copyable, Sendable {
     @inlinable
     package func enter(_ name: StaticString) -> Bool {
         let old = bits.wrappingAdd(Self.delivery, ordering: .acquiringAndReleasing).oldValue
-        precondition(
-            old & Self.subscribed != 0,
-            "A publisher must send the subscription before any value: \(name) received a value first")
+        Self.trapUnlessSubscribed(old, name)
         return admitted(old)
+    }
+
+    /// Traps on a value that precedes the subscription, as Combine's operators that check do.
+    @inlinable
+    internal static func trapUnlessSubscribed(_ bits: UInt32, _ name: StaticString) {
+        precondition(
+            bits & subscribed != 0,
+            "A publisher must send the subscription before any value: \(name) received a value first")
     }
 
     /// Serial path, before a value, for an operator that ignores a value arriving before the
@@ -156,6 +162,17 @@ package struct ReleaseHandOff: ~Copyable, Sendable {
     @inlinable
     internal func admitsWithoutEntering() -> Bool {
         bits.load(ordering: .acquiring) & (Self.subscribed | Self.stopped) == Self.subscribed
+    }
+
+    /// As ``admitsWithoutEntering()``, for an operator that traps on a value before the
+    /// subscription, as ``enter(_:)`` does.
+    /// - Parameter name: The operator, for the trap.
+    /// - Returns: `true` until the stream stops.
+    @inlinable
+    internal func admitsWithoutEntering(_ name: StaticString) -> Bool {
+        let bits = bits.load(ordering: .acquiring)
+        Self.trapUnlessSubscribed(bits, name)
+        return bits & Self.stopped == 0
     }
 
     /// Whether a `stop…` call has stopped the stream, read with a load rather than a

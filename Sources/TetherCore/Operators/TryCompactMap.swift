@@ -6,8 +6,8 @@ extension Publishers {
     /// only elements it receives. If the closure throws, the publisher cancels the upstream and
     /// fails with the thrown error; it delivers nothing after that. Upstream failures are
     /// republished as `any Error`. The closure runs on the thread that delivers the upstream value.
-    /// Completion or cancellation releases the closure; the subscription keeps its subscriber, as
-    /// Combine's does, until the subscriber lets the subscription go.
+    /// The subscription keeps the closure and its subscriber, as Combine's does, until the
+    /// subscriber lets the subscription go, completion and cancellation notwithstanding.
     ///
     /// As in Combine, an upstream that sends a value or a completion before its subscription, or
     /// a request made before then, stops the process; a `cancel` before then cancels the

@@ -6,17 +6,17 @@
 /// Each operator supplies a `step` that turns an upstream value into an output, or into `nil` to
 /// skip it (the skip is compensated with a demand of one). When the step throws, the relay
 /// cancels the upstream and fails the downstream with the error. What comes after the end (a
-/// throw, a completion or a cancel) is the operator's ``AfterEnd`` to say: ignored, with the step
-/// released at once, or (for `tryMap` and `tryScan`, as in Combine) values still stepped and
-/// delivered, with completions ignored. The downstream is held for the relay's whole life, as
-/// Combine holds it. A signal before the upstream's subscription is handled as the operator's
+/// throw, a completion or a cancel) is the operator's ``AfterEnd`` to say: ignored, or (for
+/// `tryMap` and `tryScan`, as in Combine) values still stepped and delivered, with completions
+/// ignored. The downstream and the step are held for the relay's whole life, as Combine holds
+/// them. A signal before the upstream's subscription is handled as the operator's
 /// ``BeforeSubscription`` says (a throw there fails the downstream, with no upstream to cancel).
 ///
 /// Built on the subscription kernel, ``UpstreamLink``: who ends the stream (an upstream
 /// completion, a throw, or the downstream's `cancel` from any thread) is decided by its status.
-/// The downstream and the step are touched only on the upstream's serial signal path, handed over
-/// through its `handOff` (or, when values go on after the end, never released), so delivering a
-/// value takes no lock.
+/// The downstream and the step are touched only on the upstream's serial signal path and never
+/// released, so delivering a value takes no lock; the hand-off only says, with a load, whether
+/// the stream has stopped.
 @usableFromInline
 internal final class TrySubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -36,11 +36,10 @@ where Downstream.Failure == any Error {
     @usableFromInline
     internal let downstream: Downstream
 
-    /// What the serial path needs; `nil` once released. Read and written only on the serial path,
-    /// or by the side the hand-off names, and so called where it is kept (``InPlace``).
+    /// Kept for the relay's life, as Combine keeps it (CombineX's suite records `tryCompactMap`
+    /// keeping its closure after a completion and after a cancel); called on the serial path only.
     @usableFromInline
-    @exclusivity(unchecked)
-    internal var step: Step?
+    internal let step: Step
 
     @usableFromInline
     internal let name: StaticString
@@ -79,61 +78,35 @@ where Downstream.Failure == any Error {
             return
         }
         downstream.receive(subscription: self)
-        if link.handOff.leave() {
-            release()
-        }
-    }
-
-    /// Lets go of the step once the stream is over, unless values still go through it.
-    @inlinable
-    internal func release() {
-        if afterEnd.releasesTheClosure {
-            step = nil
-        }
+        _ = link.handOff.leave()
     }
 
     @inlinable
     internal func receive(_ input: Input) -> Subscribers.Demand {
-        if afterEnd.releasesTheClosure {
-            return receiveUntilTheEnd(input)
-        }
-        // The step is never released, so it needs no hand-off; only the serial path touches it.
+        // The step is kept for the relay's life, so a value needs no hand-off: only the serial
+        // path touches it. An operator that ignores a value after the end asks, with a load,
+        // whether the stream runs.
+        if afterEnd.ignoresValues, !admits() { return .none }
+        let stepped: Downstream.Input?
         do {
-            guard let stepped = try InPlace.apply(&step, to: input) else { return .none }
-            guard let output = stepped else { return .max(1) }
-            return downstream.receive(output)
+            stepped = try step(input)
         } catch {
             fail(error)
             return .none
         }
+        guard let output = stepped else { return .max(1) }
+        return downstream.receive(output)
     }
 
+    /// Whether a value may go through, for an operator that ignores one after the end; one before
+    /// the subscription is as the operator's ``BeforeSubscription`` says.
     @inlinable
-    internal func receiveUntilTheEnd(_ input: Input) -> Subscribers.Demand {
-        let entered =
-            switch beforeSubscription {
-            case .trap: link.handOff.enter(name)
-            case .ignore: link.handOff.enterIfSubscribed()
-            case .forwardValues, .forwardAll: link.handOff.enterEvenBeforeSubscription()
-            }
-        guard entered else { return .none }
-        let demand: Subscribers.Demand
-        do {
-            guard let stepped = try InPlace.apply(&step, to: input) else { return .none }
-            if let output = stepped {
-                demand = downstream.receive(output)
-            } else {
-                demand = .max(1)
-            }
-        } catch {
-            fail(error)
-            return .none
+    internal func admits() -> Bool {
+        switch beforeSubscription {
+        case .trap: link.handOff.admitsWithoutEntering(name)
+        case .ignore: link.handOff.admitsWithoutEntering()
+        case .forwardValues, .forwardAll: !link.handOff.hasStopped()
         }
-        if link.handOff.leave() {
-            release()
-            return .none
-        }
-        return demand
     }
 
     /// The step threw: cancel the upstream, then fail the downstream, unless the stream ended
@@ -141,12 +114,7 @@ where Downstream.Failure == any Error {
     @inlinable
     internal func fail(_ error: any Error) {
         let previous = link.end(evenBeforeSubscription: true)
-        // Still inside the delivery `enter` began (where the step is released at the end), so the
-        // state is ours whoever ended the stream; beneath another delivery, from a step that
-        // reentered, that delivery's step is still running where it is kept and lets it go.
-        if link.handOff.stopBeneathDeliveries(entered: afterEnd.releasesTheClosure) {
-            release()
-        }
+        link.handOff.stopFromSerialPath()
         switch previous {
         case .subscribed(let upstream):
             upstream.cancel()
@@ -173,9 +141,7 @@ where Downstream.Failure == any Error {
             }
             return
         case .awaitingSubscription, .subscribed:
-            if link.handOff.stopBeneathDeliveries(entered: false) {
-                release()
-            }
+            link.handOff.stopFromSerialPath()
             downstream.receive(completion: completion.eraseError())
         case .terminal:
             return
@@ -199,11 +165,8 @@ where Downstream.Failure == any Error {
     @inlinable
     internal func cancel() {
         let endsEarly = if case .trap = beforeSubscription { true } else { false }
-        let (upstream, releasesNow) = link.cancel(evenBeforeSubscription: endsEarly)
-        guard let upstream else { return }
-        if releasesNow {
-            release()
-        }
+        // Nothing to release: the hand-off only turns values away once it has stopped.
+        guard let upstream = link.cancel(evenBeforeSubscription: endsEarly).upstream else { return }
         upstream.cancel()
     }
 

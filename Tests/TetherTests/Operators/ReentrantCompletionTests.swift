@@ -79,10 +79,16 @@ final class ReentrantCompletionTests: TetherTestCase {
         XCTAssertEqual(events, ["value 1", "completion", "value 1 delivered", "closures released"])
     }
 
-    func testATryOperatorLetsGoOfItsStepOnlyOnceTheValueThatCompletedItIsStepped() {
+    func testATryOperatorKeepsItsStepThroughACompletionFromInsideItUntilItsUpstreamLetsGo() {
+        // As Combine's: the step is kept for the relay's life, so the completion beneath it has
+        // nothing to let go of; here the step holds its upstream, which holds the relay, until
+        // the upstream lets go.
         let publisher = RecordingPublisher<Int, Never>()
-        let events = events(releasing: "step") { log, token in
-            publisher
+        let log = Log()
+        do {
+            let token = Token { log.events.append("step released") }
+            let cancellable =
+                publisher
                 .tryFilter { value in
                     log.events.append("step \(value)")
                     publisher.send(completion: .finished)
@@ -93,10 +99,12 @@ final class ReentrantCompletionTests: TetherTestCase {
                 .sink(
                     receiveCompletion: { log.events.append("\($0)") },
                     receiveValue: { log.events.append("value \($0)") })
-        } then: {
             _ = publisher.send(1)
+            withExtendedLifetime(cancellable) {}
         }
-        XCTAssertEqual(events, ["step 1", "finished", "step 1 done", "step released"])
+        XCTAssertEqual(log.events, ["step 1", "finished", "step 1 done"])
+        publisher.releaseSubscribers()
+        XCTAssertEqual(log.events, ["step 1", "finished", "step 1 done", "step released"])
     }
 
     func testAVerdictOperatorLetsGoOfItsStepOnlyOnceTheValueThatCompletedItIsJudged() {

@@ -62,7 +62,7 @@ final class TryCompactMapTests: TetherTestCase {
         XCTAssertEqual(recorder.history, [".subscription", ".value(4)", ".completion(.failure(TestError(-1)))"])
     }
 
-    func testReleasesDownstreamAndClosureOnCancel() {
+    func testKeepsDownstreamAndClosureAfterACancelAsCombineDoes() {
         let publisher = RecordingPublisher<String, Never>()
         weak var weakRecorder: RecordingSubscriber<Int, any Error>?
         weak var weakToken: Token?
@@ -77,8 +77,43 @@ final class TryCompactMapTests: TetherTestCase {
             recorder.cancel()
         }
         XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
-        XCTAssertNil(weakToken)
+        XCTAssertNotNil(weakToken, "so is the closure")
         publisher.releaseSubscribers()
         XCTAssertNil(weakRecorder)
+        XCTAssertNil(weakToken)
+    }
+
+    func testKeepsDownstreamAndClosureAfterTheUpstreamFinishedAsCombineDoes() {
+        // CombineX's suite, run against Combine: the subscription, kept by its subscriber, keeps
+        // the closure after a completion.
+        let publisher = RecordingPublisher<String, Never>()
+        weak var weakToken: Token?
+        var kept: (any Subscription)?
+        var history: [String] = []
+        do {
+            let token = Token()
+            weakToken = token
+            publisher.tryCompactMap { [token] in
+                _ = token; return Int($0)
+            }.subscribe(
+                AnySubscriber<Int, any Error>(
+                    receiveSubscription: { subscription in
+                        kept = subscription
+                        subscription.request(.unlimited)
+                    },
+                    receiveValue: { value in
+                        history.append("value \(value)")
+                        return .none
+                    },
+                    receiveCompletion: { history.append("\($0)") }))
+        }
+        XCTAssertEqual(publisher.send("1"), [.none])
+        publisher.send(completion: .finished)
+        publisher.releaseSubscribers()
+        XCTAssertEqual(history, ["value 1", "finished"])
+        XCTAssertNotNil(kept)
+        XCTAssertNotNil(weakToken, "the subscriber keeps the subscription, which keeps the closure")
+        kept = nil
+        XCTAssertNil(weakToken)
     }
 }

@@ -40,7 +40,7 @@ final class TryFilterTests: TetherTestCase {
         XCTAssertEqual(calls, 2)
     }
 
-    func testReleasesDownstreamAndClosureOnCancel() {
+    func testKeepsDownstreamAndClosureAfterACancelAsCombineDoes() {
         let publisher = RecordingPublisher<Int, Never>()
         weak var weakRecorder: RecordingSubscriber<Int, any Error>?
         weak var weakToken: Token?
@@ -55,9 +55,10 @@ final class TryFilterTests: TetherTestCase {
             recorder.cancel()
         }
         XCTAssertNotNil(weakRecorder, "held with the subscription, as Combine holds it")
-        XCTAssertNil(weakToken)
+        XCTAssertNotNil(weakToken, "so is the closure")
         publisher.releaseSubscribers()
         XCTAssertNil(weakRecorder)
+        XCTAssertNil(weakToken)
     }
 
     func testFilterThenTryFilterFusesAndSkipsTheSecondTestForRejectedValues() {
