@@ -66,6 +66,7 @@ SCENARIOS = [
     ("App: merge of two erased subjects, map, send", "app"),
     ("App: erased subject, map, assign(to:on:), send", "app"),
     ("App: erased throwing subject, tryMap, mapError, replaceError, send", "app"),
+    ("App: erased throwing subject, tryCompactMap, tryFilter, replaceError, send", "app"),
     ("App: NotificationCenter publisher, map, filter, sink, post", "app"),
     ("App: 12 erased stages, subscribe+cancel in a Set", "app"),
     ("App: @Published.map.removeDuplicates, erased, set", "app"),

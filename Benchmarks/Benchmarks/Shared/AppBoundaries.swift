@@ -172,6 +172,22 @@ func decoded(_ responses: AnyPublisher<Int, Error>) -> AnyPublisher<Int, Error> 
         .eraseToAnyPublisher()
 }
 
+/// A response stream parsed by throwing steps that may skip a response, as a feed's reader hands
+/// one out (every response here is kept, so each send reaches the subscriber).
+@inline(never)
+func parsed(_ responses: AnyPublisher<Int, Error>) -> AnyPublisher<Int, Error> {
+    responses
+        .tryCompactMap { response -> Int? in
+            guard response >= 0 else { throw DecodingError() }
+            return response == Int.max ? nil : response &+ 1
+        }
+        .tryFilter { parsed in
+            guard parsed != Int.min else { throw DecodingError() }
+            return true
+        }
+        .eraseToAnyPublisher()
+}
+
 final class Settings {
     @Published var level = 0
 }

@@ -166,6 +166,12 @@ func registerAppScenarios() {
         [decoded(input).replaceError(with: 0).sink { tally.sum &+= $0 }]
     }
 
+    // A failable erased stream parsed by steps that may throw or skip, its failure replaced
+    // where it is watched: per send.
+    Catalog.appParsedErased.registerSends(failing: Error.self) { input, tally in
+        [parsed(input).replaceError(with: 0).sink { tally.sum &+= $0 }]
+    }
+
     // A notification observed through the center's publisher, as apps watch the system's
     // events: per post (the center's own dispatch included; the raw floor is an observer block).
     Catalog.appNotification.register { benchmark in

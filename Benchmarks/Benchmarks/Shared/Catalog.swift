@@ -109,6 +109,8 @@ enum Catalog {
     static let appAssign = Scenario(name: "App: erased subject, map, assign(to:on:), send", operations: 1_000)
     static let appThrowingErased = Scenario(
         name: "App: erased throwing subject, tryMap, mapError, replaceError, send", operations: 1_000)
+    static let appParsedErased = Scenario(
+        name: "App: erased throwing subject, tryCompactMap, tryFilter, replaceError, send", operations: 1_000)
     static let appNotification = Scenario(
         name: "App: NotificationCenter publisher, map, filter, sink, post", operations: 1_000)
     static let appSubscribeCancelErased12 = Scenario(

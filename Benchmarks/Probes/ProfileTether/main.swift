@@ -137,6 +137,14 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
         for value in 0..<count { subject.send(value) }
         cancellable.cancel()
     },
+    // One send through the failable erased stream parsed by steps that may skip.
+    "erased-parsed-send": { count, tally in
+        let subject = PassthroughSubject<Int, Error>()
+        let cancellable = parsed(subject.eraseToAnyPublisher()).replaceError(with: 0)
+            .sink { tally.sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+    },
     // Six `map`/`filter` pairs made and cancelled, and one element pumped through them.
     "map-filter-create": { count, tally in
         for _ in 0..<count { sixMapFilterPairs(CollectionOfOne(1).publisher, into: tally).cancel() }
