@@ -154,7 +154,7 @@ package struct ReleaseHandOff: ~Copyable, Sendable {
     }
 
     /// Serial path, before a value, for an operator that keeps nothing for the hand-off to
-    /// release (its downstream is held for its whole life, as Combine holds it) and uses it only to
+    /// release (what it holds, it holds for its whole life, as Combine's do) and uses it only to
     /// turn away a value that comes before the subscription or after the end: a load, where
     /// `enter…` and ``leave()`` are two read-modify-writes. Such an operator does not `leave()`;
     /// after its delivery, ``hasStopped()`` says whether the stream ended meanwhile.

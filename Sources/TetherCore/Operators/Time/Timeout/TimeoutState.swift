@@ -70,8 +70,9 @@ internal struct TimeoutState {
     }
 
     /// The subscriber received its subscription.
-    /// - Returns: Whether the stream timed out meanwhile (``Firing/timedOutBeforeDelivery(_:clock:)``)
-    ///   and the subscriber did not cancel: the caller completes it now.
+    /// - Returns: Whether the stream timed out meanwhile
+    ///   (``Firing/timedOutBeforeDelivery(_:clock:)``) and the subscriber did not cancel: the
+    ///   caller completes it now.
     @inlinable
     mutating func delivered() -> Bool {
         switch phase {
