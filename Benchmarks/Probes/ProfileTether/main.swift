@@ -7,8 +7,8 @@
 // these counts move by a few instructions, so a change is checked here first and in the
 // benchmark table after.
 //
-// The API boundaries (`derived(_:stages:)`, `lookup(_:)`, `request(_:through:)`, `decoded(_:)`
-// and the models) and the Rx-shaped chains (`sixMapFilterPairs`, `fiveFlatMaps`,
+// The API boundaries (`derived(_:stages:)`, `lookup(_:)`, `request(_:through:)`, `decoded(_:)`,
+// `parsed(_:)` and the models) and the Rx-shaped chains (`sixMapFilterPairs`, `fiveFlatMaps`,
 // `fiveSwitches`, `Tally`) are the benchmarks' own, Benchmarks/Shared/AppBoundaries.swift and
 // Chains.swift, linked here.
 import Foundation
@@ -30,6 +30,18 @@ func sends(
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = make(subject.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
     sendAll(subject, count)
+    cancellable.cancel()
+}
+
+/// Sends `count` values through the failable `make(subject)`, its failure replaced where it is
+/// watched, into a sink: one operation is one send.
+@inline(never)
+func failableSends(
+    _ count: Int, _ tally: Tally, through make: (AnyPublisher<Int, Error>) -> AnyPublisher<Int, Error>
+) {
+    let subject = PassthroughSubject<Int, Error>()
+    let cancellable = make(subject.eraseToAnyPublisher()).replaceError(with: 0).sink { tally.sum &+= $0 }
+    for value in 0..<count { subject.send(value) }
     cancellable.cancel()
 }
 
@@ -130,21 +142,9 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
         derived((0..<count).publisher.eraseToAnyPublisher(), stages: 12).sink { tally.sum &+= $0 }.cancel()
     },
     // One send through the failable erased stream, its failure replaced where it is watched.
-    "erased-throwing-send": { count, tally in
-        let subject = PassthroughSubject<Int, Error>()
-        let cancellable = decoded(subject.eraseToAnyPublisher()).replaceError(with: 0)
-            .sink { tally.sum &+= $0 }
-        for value in 0..<count { subject.send(value) }
-        cancellable.cancel()
-    },
+    "erased-throwing-send": { count, tally in failableSends(count, tally, through: decoded) },
     // One send through the failable erased stream parsed by steps that may skip.
-    "erased-parsed-send": { count, tally in
-        let subject = PassthroughSubject<Int, Error>()
-        let cancellable = parsed(subject.eraseToAnyPublisher()).replaceError(with: 0)
-            .sink { tally.sum &+= $0 }
-        for value in 0..<count { subject.send(value) }
-        cancellable.cancel()
-    },
+    "erased-parsed-send": { count, tally in failableSends(count, tally, through: parsed) },
     // Six `map`/`filter` pairs made and cancelled, and one element pumped through them.
     "map-filter-create": { count, tally in
         for _ in 0..<count { sixMapFilterPairs(CollectionOfOne(1).publisher, into: tally).cancel() }
