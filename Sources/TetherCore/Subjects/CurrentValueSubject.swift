@@ -62,7 +62,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Special
         }
     }
 
-    /// Attaches `subscriber`; it receives the current value on its first demand.
+    /// Attaches `subscriber`; it receives the current value on its first demand. A completion
+    /// sent from another thread while it is being attached reaches it after its subscription.
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {

@@ -52,7 +52,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Speciali
         lock.withLock { _ in body(&hub) }
     }
 
-    /// Attaches `subscriber`, or completes it at once if the subject has completed.
+    /// Attaches `subscriber`, or completes it at once if the subject has completed. A completion
+    /// sent from another thread while it is being attached reaches it after its subscription.
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {

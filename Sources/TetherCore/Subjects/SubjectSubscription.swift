@@ -171,14 +171,19 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         lock.withLock { _ in body(&state) }
     }
 
-    /// Hands the subscription to the subscriber, then delivers what it became owed meanwhile.
+    /// Hands the subscription to the subscriber, then delivers what it became owed meanwhile: the
+    /// latest value its demand made due, then a completion the subject sent after attaching it and
+    /// before this call (see ``SubjectSubscriptionState/finish(_:)``).
     @inlinable
     package func start(_ downstream: Downstream) {
         _ = inTurn {
-            withMachine { $0.handingOver = true }
+            withMachine { $0.startHandingOver() }
             downstream.receive(subscription: self)
-            withMachine { $0.handingOver = false }
+            let owed = withMachine { $0.endHandingOver() }
             drain()
+            if let owed {
+                complete(owed)
+            }
         }
     }
 
@@ -362,6 +367,12 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     /// The subscriber is inside `receive(subscription:)`, and has not yet been given a value
     /// from inside it.
     @usableFromInline package var handingOver = false
+    /// The subscription has been handed to the subscriber (``SubjectSubscription/start(_:)`` has
+    /// begun): only then may a completion go out.
+    @usableFromInline package var handedOver = false
+    /// A completion the subject sent before the subscription was handed over, for
+    /// ``SubjectSubscription/start(_:)`` to deliver after it.
+    @usableFromInline package var owedCompletion: Subscribers.Completion<Failure>?
 
     @inlinable
     package init(kind: SubjectKind, downstream: Downstream, parent: any SubjectConduitParent, latest: Output?) {
@@ -391,11 +402,36 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     }
 
     /// A completion from the subject: what to release and complete now, or `nil` when the
-    /// conduit is already done.
+    /// conduit is already done or has not handed the subscription over yet.
+    ///
+    /// The subject attaches a conduit under its lock and hands the subscription over after
+    /// releasing it, so a completion sent from another thread can reach the conduit in between.
+    /// It is kept, and goes out once the subscriber has its subscription: a subscriber must never
+    /// see a completion before `receive(subscription:)` (a `merge` or `zip` fed by the subject
+    /// would be told of an upstream that has not subscribed yet).
     @inlinable
     package mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Released? {
         guard downstream != nil else { return nil }
+        guard handedOver else {
+            if owedCompletion == nil { owedCompletion = completion }
+            return nil
+        }
         return terminate()
+    }
+
+    /// The subscription is about to be handed over, in the conduit's turn.
+    @inlinable
+    package mutating func startHandingOver() {
+        handingOver = true
+        handedOver = true
+    }
+
+    /// The subscriber's `receive(subscription:)` returned: the completion the subject sent before
+    /// it, if any, to deliver now.
+    @inlinable
+    package mutating func endHandingOver() -> Subscribers.Completion<Failure>? {
+        handingOver = false
+        return owedCompletion.take()
     }
 
     /// The subscriber returned `more` demand from a delivery.

@@ -72,7 +72,8 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectCondui
     }
 
     /// Attaches `subscriber`, owing it the buffered values; after the completion it receives the
-    /// buffer, then the completion.
+    /// buffer, then the completion. A completion sent from another thread while it is being
+    /// attached reaches it after its subscription.
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

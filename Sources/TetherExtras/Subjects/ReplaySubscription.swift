@@ -41,10 +41,12 @@ internal final class ReplaySubscription<Downstream: Subscriber>: SubjectConduitP
         Ledger.leave(self)
     }
 
-    /// Hands the subscription to the subscriber, then delivers whatever it asked for meanwhile.
+    /// Hands the subscription to the subscriber, then delivers whatever it asked for meanwhile,
+    /// and the completion once it is due (none goes out before the hand-over).
     @inlinable
     internal func start(_ downstream: Downstream) {
         _ = turn.run {
+            machine.withLock { $0.handedOver = true }
             downstream.receive(subscription: self)
             drain()
         }

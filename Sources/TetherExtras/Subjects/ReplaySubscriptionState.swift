@@ -63,6 +63,11 @@ internal struct ReplaySubscriptionState<Downstream: Subscriber> {
     @usableFromInline let capacity: Int
     /// The subject's completion, delivered once `left` and `backlog` are empty.
     @usableFromInline var completion: Subscribers.Completion<Failure>?
+    /// The subscription has been handed to the subscriber (``ReplaySubscription/start(_:)`` has
+    /// begun): only then may the completion go out. The subject attaches a conduit under its lock
+    /// and hands the subscription over after releasing it, so a completion sent from another
+    /// thread can reach the conduit in between; the drain after the hand-over delivers it.
+    @usableFromInline var handedOver = false
 
     @inlinable
     init(
@@ -136,11 +141,11 @@ internal struct ReplaySubscriptionState<Downstream: Subscriber> {
     }
 
     /// Whether the turn has something to deliver: a value left, a backlog with demand for it,
-    /// or a completion with nothing owed before it.
+    /// or a completion with nothing owed before it, once the subscription was handed over.
     @inlinable
     var isDue: Bool {
         guard downstream != nil else { return false }
-        return !left.isEmpty || (demand > 0 && !backlog.isEmpty) || (completion != nil && backlog.isEmpty)
+        return !left.isEmpty || (demand > 0 && !backlog.isEmpty) || (completion != nil && backlog.isEmpty && handedOver)
     }
 
     /// What to deliver next in the turn: the oldest value left, then the backlog as far as
@@ -155,7 +160,7 @@ internal struct ReplaySubscriptionState<Downstream: Subscriber> {
             demand -= 1
             return .deliver(value, downstream)
         }
-        if let completion, backlog.isEmpty {
+        if let completion, backlog.isEmpty, handedOver {
             return .complete(completion, terminate())
         }
         return .idle

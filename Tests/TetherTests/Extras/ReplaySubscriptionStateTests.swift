@@ -15,8 +15,25 @@ final class ReplaySubscriptionStateTests: TetherTestCase {
     {
         var ring = RingBuffer<Int>()
         for value in backlog { ring.append(value) }
-        return State(
+        var state = State(
             downstream: RecordingSubscriber(), parent: nil, capacity: capacity, backlog: ring, completion: completion)
+        // As once the subscription is handed over, where every test but the one below starts.
+        state.handedOver = true
+        return state
+    }
+
+    func testACompletionWaitsUntilTheSubscriptionIsHandedOver() {
+        // The subject attaches the conduit, then hands the subscription over after its lock: a
+        // completion sent from another thread in between is kept until the hand-over.
+        var state = state(backlog: [1])
+        state.handedOver = false
+        state.finish(.finished)
+        XCTAssertFalse(state.isDue)
+        XCTAssertEqual(drain(&state), [])
+        state.handedOver = true
+        XCTAssertFalse(state.isDue, "the backlog goes first, on demand")
+        XCTAssertTrue(state.request(.max(1)))
+        XCTAssertEqual(drain(&state), ["1", "finished"])
     }
 
     /// What the turn's holder delivers, until the turn is idle; each delivery returns `more`.

@@ -78,6 +78,34 @@ final class SubjectRacesTests: TetherTestCase {
             })
     }
 
+    func testSubscribeRacingCompletionGivesTheSubscriptionFirstThenTheCompletion() {
+        // Attached under the subject's lock, handed the subscription after it: a completion sent
+        // in between waits for the hand-over (a `merge` or `zip` downstream would otherwise be told
+        // of an upstream that has not subscribed).
+        Race.run(
+            setup: { (PassthroughSubject<Int, TestError>(), RaceSubscriber<Int, TestError>(demand: .unlimited)) },
+            { $0.0.subscribe($0.1) },
+            { $0.0.send(completion: .failure(TestError(id: 1))) },
+            check: { subject, subscriber in
+                let events = subscriber.events
+                XCTAssertEqual(events.count, 2, "\(events)")
+                if case .subscription = events.first {} else { XCTFail("subscription is not first: \(events)") }
+                XCTAssertEqual(subscriber.completions, 1)
+                XCTAssertEqual(subscriber.overlaps, 0)
+            })
+        Race.run(
+            setup: { (CurrentValueSubject<Int, TestError>(0), RaceSubscriber<Int, TestError>(demand: .unlimited)) },
+            { $0.0.subscribe($0.1) },
+            { $0.0.send(completion: .finished) },
+            check: { subject, subscriber in
+                let events = subscriber.events
+                if case .subscription = events.first {} else { XCTFail("subscription is not first: \(events)") }
+                if case .completion = events.last {} else { XCTFail("completion is not last: \(events)") }
+                XCTAssertLessThanOrEqual(subscriber.values.count, 1)
+                XCTAssertEqual(subscriber.completions, 1)
+            })
+    }
+
     func testSubscribeRacingSendOnCurrentValueSubjectGivesASuffixStartingWithTheCurrentValue() {
         Race.run(
             setup: { (CurrentValueSubject<Int, Never>(0), RaceSubscriber<Int, Never>(demand: .unlimited)) },

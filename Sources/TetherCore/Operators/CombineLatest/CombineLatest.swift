@@ -46,6 +46,8 @@ extension Publishers {
     /// upstream that sent them (or of the request that released them), never overlapping. It
     /// finishes when every upstream has finished, and fails with the first failure, cancelling
     /// the other upstreams. `request(.none)` traps, as in Combine.
+    /// A value or completion that an upstream sends before its subscription counts as if sent
+    /// after it; a subscription handed over after that upstream completed is cancelled.
     public struct CombineLatest<A, B>: Publisher
     where A: Publisher, B: Publisher, A.Failure == B.Failure {
         /// The kind of values published by this publisher: one value of each upstream.

@@ -51,7 +51,7 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     /// Upstream `index` sent a value.
     @inlinable
     package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
-        guard accepts(index, value: true) else { return (Outcome(), nil) }
+        guard accepts(index) else { return (Outcome(), nil) }
         put(&slots)
         if upstreams[index].held == 0 {
             upstreams[index].held = 1
@@ -75,7 +75,7 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     /// Upstream `index` completed.
     @inlinable
     package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Handout {
-        guard accepts(index, value: false) else { return (Outcome(), nil) }
+        guard accepts(index) else { return (Outcome(), nil) }
         forget(index)
         var outcome = Outcome()
         if case .failure = completion {

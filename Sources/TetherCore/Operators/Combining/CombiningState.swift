@@ -193,12 +193,11 @@ extension CombiningState {
         return (releaseChildren(), !draining)
     }
 
-    /// Upstream `index` may send a value (or, with `value` false, its completion): `false` when
-    /// it is to be ignored.
+    /// Upstream `index` may send a value or its completion: `false` when it is to be ignored.
     @inlinable
-    package func accepts(_ index: Int, value: Bool) -> Bool {
+    package func accepts(_ index: Int) -> Bool {
         guard case .running = phase else { return false }
-        return upstreams[index].status.accepts(value: value, in: Self.name)
+        return upstreams[index].status.accepts
     }
 
     /// Counts `more` demand (more than none) and forwards it to every live upstream, but the

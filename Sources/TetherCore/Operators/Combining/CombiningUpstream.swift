@@ -14,24 +14,20 @@ package struct CombiningUpstream {
         /// Completed, or let go of when the stream ended.
         case done
 
-        /// Whether a value (or, with `value` false, the completion) from this upstream counts: not
-        /// once it has ended. Traps when it comes before the subscription. A method of the
-        /// status, not of the link, so that asking copies no subscription.
+        /// Whether a value or the completion from this upstream counts: not once it has ended.
+        ///
+        /// One that comes before the subscription counts: nothing recorded against Combine traps
+        /// on it in `merge`, `zip` or `combineLatest` (OpenCombine's `zip` takes it too), and a
+        /// publisher can complete while it is still handing its subscription over (a subject
+        /// completed from another thread, in libraries that attach first and hand over after).
+        /// Such a completion ends the upstream, so the subscription that follows is cancelled
+        /// (``attach(_:)``). Asked of the status, not of the link, so that asking copies no
+        /// subscription.
         @inlinable
-        package func accepts(value: Bool, in operator: StaticString) -> Bool {
+        package var accepts: Bool {
             switch self {
-            case .awaitingSubscription:
-                if value {
-                    preconditionFailure(
-                        "A publisher must send the subscription before any value: \(`operator`) received a value first")
-                }
-                preconditionFailure(
-                    "A publisher must send the subscription before its completion: \(`operator`) received the completion first"
-                )
-            case .done:
-                return false
-            case .active:
-                return true
+            case .awaitingSubscription, .active: true
+            case .done: false
             }
         }
     }

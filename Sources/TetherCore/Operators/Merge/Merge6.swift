@@ -36,6 +36,8 @@ extension Publishers {
     /// them (or of the request that released them), never overlapping. The publisher finishes when
     /// every upstream has finished and fails with the first failure, cancelling the other upstreams.
     /// `request(.none)` is ignored, as in Combine.
+    /// A value or completion that an upstream sends before its subscription counts as if sent
+    /// after it; a subscription handed over after that upstream completed is cancelled.
     public struct Merge6<A, B, C, D, E, F>: Publisher
     where
         A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,

@@ -23,6 +23,8 @@ extension Publishers {
     /// them (or of the request that released them), never overlapping. The publisher finishes when
     /// every upstream has finished (at once, when there are none) and fails with the first
     /// failure, cancelling the other upstreams. `request(.none)` is ignored, as in Combine.
+    /// A value or completion that an upstream sends before its subscription counts as if sent
+    /// after it; a subscription handed over after that upstream completed is cancelled.
     public struct MergeMany<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher.
         public typealias Output = Upstream.Output

@@ -93,7 +93,7 @@ internal struct MergeState {
     /// Upstream `index` sent a value; `value` is evaluated only when the value must be queued.
     @inlinable
     internal mutating func receive(_ index: Int, _ value: @autoclosure () -> Any) -> Arrival {
-        guard case .running = phase, children[index].status.accepts(value: true, in: "Merge") else { return .dropped }
+        guard case .running = phase, children[index].status.accepts else { return .dropped }
         if demand > 0, !draining, !hasQueued {
             demand -= 1
             draining = true
@@ -110,7 +110,7 @@ internal struct MergeState {
     internal mutating func complete(
         _ index: Int, _ completion: Subscribers.Completion<any Error>
     ) -> (cancel: [any Subscription], step: Step) {
-        guard case .running = phase, children[index].status.accepts(value: false, in: "Merge") else {
+        guard case .running = phase, children[index].status.accepts else {
             return ([], .idle)
         }
         _ = children[index].end()

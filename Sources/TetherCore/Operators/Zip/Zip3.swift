@@ -49,6 +49,8 @@ extension Publishers {
     /// overlapping. It finishes as soon as an upstream has finished with no unpaired value left,
     /// cancelling the others, and fails with the first failure, cancelling the others.
     /// `request(.none)` traps, as in Combine.
+    /// A value or completion that an upstream sends before its subscription counts as if sent
+    /// after it; a subscription handed over after that upstream completed is cancelled.
     public struct Zip3<A, B, C>: Publisher
     where A: Publisher, B: Publisher, C: Publisher, A.Failure == B.Failure, B.Failure == C.Failure {
         /// The kind of values published by this publisher: one value of each upstream.

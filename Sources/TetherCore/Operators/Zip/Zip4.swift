@@ -51,6 +51,8 @@ extension Publishers {
     /// overlapping. It finishes as soon as an upstream has finished with no unpaired value left,
     /// cancelling the others, and fails with the first failure, cancelling the others.
     /// `request(.none)` traps, as in Combine.
+    /// A value or completion that an upstream sends before its subscription counts as if sent
+    /// after it; a subscription handed over after that upstream completed is cancelled.
     public struct Zip4<A, B, C, D>: Publisher
     where
         A: Publisher, B: Publisher, C: Publisher, D: Publisher,

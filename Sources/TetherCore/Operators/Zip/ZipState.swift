@@ -49,7 +49,7 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
     /// Upstream `index` sent a value.
     @inlinable
     package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
-        guard accepts(index, value: true) else { return (Outcome(), nil) }
+        guard accepts(index) else { return (Outcome(), nil) }
         put(&slots)
         upstreams[index].held += 1
         if upstreams[index].held == 1 { empty -= 1 }
@@ -65,7 +65,7 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
     /// Upstream `index` completed.
     @inlinable
     package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Handout {
-        guard accepts(index, value: false) else { return (Outcome(), nil) }
+        guard accepts(index) else { return (Outcome(), nil) }
         // As in Combine, a failing upstream is cancelled with the others (`end` cancels every
         // live subscription); a finished one is simply let go of.
         if case .finished = completion { forget(index) }

@@ -81,6 +81,23 @@ final class CombineLatestTests: TetherTestCase {
         XCTAssertEqual(recorder.history.count, 2)
     }
 
+    func testACompletionBeforeTheSubscriptionCountsAndTheLateSubscriptionIsCancelled() {
+        // A publisher that completes while it is still handing its subscription over (as a
+        // subject completed from another thread can): combineLatest neither traps nor loses it.
+        let a = ManualPublisher<Int, TestError>(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>()
+        a.combineLatest(b).subscribe(recorder)
+        _ = a.subscriber?.receive(1)
+        a.subscriber?.receive(completion: .finished)
+        let late = RecordingSubscription()
+        a.subscriber?.receive(subscription: late)
+        b.send(10)
+        b.send(completion: .finished)
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 10))", ".completion(.finished)"])
+        XCTAssertEqual(late.events, [.cancelled])
+        a.release()
+    }
+
     func testTransformVersionsAreMapsOverCombineLatest() {
         let two:
             Publishers.Map<

@@ -164,6 +164,37 @@ final class MergeTests: TetherTestCase {
         a.release()
     }
 
+    func testACompletionBeforeTheSubscriptionEndsThatUpstreamAndItsLateSubscriptionIsCancelled() {
+        // A publisher that completes while it is still handing its subscription over (as a
+        // subject completed from another thread can): the merge neither traps nor loses it.
+        let a = ManualPublisher<Int, TestError>(), b = Upstream()
+        let recorder = RecordingSubscriber<Int, TestError>()
+        a.merge(with: b).subscribe(recorder)
+        a.subscriber?.receive(completion: .finished)
+        let late = RecordingSubscription()
+        a.subscriber?.receive(subscription: late)
+        b.send(1)
+        b.send(completion: .finished)
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
+        XCTAssertEqual(late.events, [.cancelled])
+        a.release()
+    }
+
+    func testAValueBeforeTheSubscriptionGoesDownstreamAndTheUpstreamRunsOnOnceSubscribed() {
+        let a = ManualPublisher<Int, TestError>(), b = Upstream()
+        let recorder = RecordingSubscriber<Int, TestError>()
+        a.merge(with: b).subscribe(recorder)
+        XCTAssertEqual(a.subscriber?.receive(7), Subscribers.Demand.none)
+        let subscription = RecordingSubscription()
+        a.subscriber?.receive(subscription: subscription)
+        _ = a.subscriber?.receive(8)
+        a.subscriber?.receive(completion: .failure(TestError()))
+        XCTAssertEqual(recorder.events, [.subscription, .value(7), .value(8), .completion(.failure(TestError()))])
+        XCTAssertEqual(subscription.events, [.requested(.unlimited)])
+        XCTAssertEqual(b.subscription?.events, [.requested(.unlimited), .cancelled])
+        a.release()
+    }
+
     func testMergesEveryArityAndFusesIntoOneMerge() {
         let u = (0..<8).map { _ in Upstream() }
         let recorder = RecordingSubscriber<Int, TestError>()

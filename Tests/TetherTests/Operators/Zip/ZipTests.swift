@@ -121,6 +121,37 @@ final class ZipTests: TetherTestCase {
         XCTAssertEqual(recorder.history.count, 2)
     }
 
+    func testACompletionBeforeTheSubscriptionFinishesTheZipAndTheLateSubscriptionIsCancelled() {
+        // A publisher that completes while it is still handing its subscription over (as a
+        // subject completed from another thread can): the zip neither traps nor loses it.
+        let a = ManualPublisher<Int, TestError>(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>()
+        a.zip(b).subscribe(recorder)
+        a.subscriber?.receive(completion: .finished)
+        let late = RecordingSubscription()
+        a.subscriber?.receive(subscription: late)
+        XCTAssertEqual(recorder.history, [".subscription", ".completion(.finished)"])
+        XCTAssertEqual(late.events, [.cancelled])
+        XCTAssertEqual(b.subscription?.events, [.requested(.unlimited), .cancelled])
+        a.release()
+    }
+
+    func testAValueBeforeTheSubscriptionIsPairedLikeAnyOther() {
+        let a = ManualPublisher<Int, TestError>(), b = Upstream()
+        let recorder = RecordingSubscriber<(Int, Int), TestError>()
+        a.zip(b).subscribe(recorder)
+        _ = a.subscriber?.receive(1)
+        let subscription = RecordingSubscription()
+        a.subscriber?.receive(subscription: subscription)
+        _ = a.subscriber?.receive(2)
+        b.send(10)
+        b.send(20)
+        XCTAssertEqual(recorder.history, [".subscription", ".value((1, 10))", ".value((2, 20))"])
+        XCTAssertEqual(subscription.events, [.requested(.unlimited)])
+        recorder.cancel()
+        a.release()
+    }
+
     func testTransformVersionsAreMapsOverZip() {
         let two:
             Publishers.Map<Publishers.Zip<Publishers.Sequence<[Int], Never>, Publishers.Sequence<[Int], Never>>, Int> =
