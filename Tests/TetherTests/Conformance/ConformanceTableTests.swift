@@ -86,9 +86,12 @@ extension PublisherConformance.Options {
 }
 
 extension PublisherConformance.Options {
-    /// Tether's options for merges, which ignore `request(.none)` as Combine's merges do.
+    /// Tether's options for merges, which ignore `request(.none)` and hold their subscriber for
+    /// the subscription's whole life, as Combine's merges do.
     static func merge(multicast: Bool = false) -> Self {
-        Self(zeroDemand: .ignored, multicast: multicast, concurrentSignals: true, cancellation: .immediate)
+        Self(
+            zeroDemand: .ignored, multicast: multicast, concurrentSignals: true, cancellation: .immediate,
+            subscriberRelease: .withTheSubscription)
     }
 }
 
@@ -451,13 +454,13 @@ final class ConformanceTableTests: TetherTestCase {
             // Driven by a subject beside `Just`s, which answer at once: with several demand-driven
             // upstreams, how many combinations come out depends on which upstream is asked first,
             // so a cold row's count would be timing (as in Combine), not a contract.
-            .driven("Publishers.CombineLatest", "subject", elements: 5, options: .tether()) {
+            .driven("Publishers.CombineLatest", "subject", elements: 5, options: .tether(keepsSubscriber: true)) {
                 wrapped(passthroughUnderTest()) { $0.combineLatest(justZero()) }
             },
-            .driven("Publishers.CombineLatest3", "subject", elements: 5, options: .tether()) {
+            .driven("Publishers.CombineLatest3", "subject", elements: 5, options: .tether(keepsSubscriber: true)) {
                 wrapped(passthroughUnderTest()) { $0.combineLatest(justZero(), justZero()) }
             },
-            .driven("Publishers.CombineLatest4", "subject", elements: 5, options: .tether()) {
+            .driven("Publishers.CombineLatest4", "subject", elements: 5, options: .tether(keepsSubscriber: true)) {
                 wrapped(passthroughUnderTest()) { $0.combineLatest(justZero(), justZero(), justZero()) }
             },
             .cold("Publishers.Zip", elements: 5, options: .tether(keepsSubscriber: true)) {

@@ -37,10 +37,13 @@ extension ConformanceTableTests {
             // first, and values it sends before the others have one make no combination (the
             // same timing makes the CombineLatest3 row flaky under load).
             .cold(
-                "Publishers.CombineLatestCollection", elements: 5, options: .tether(),
+                "Publishers.CombineLatestCollection", elements: 5, options: .tether(keepsSubscriber: true),
                 make: { [recorded(5)].combineLatest() },
                 failing: { [recorded(2, thenFails: true)].combineLatest() }),
-            .driven("Publishers.CombineLatestCollection", "subject", elements: 5, options: .tether(multicast: true)) {
+            .driven(
+                "Publishers.CombineLatestCollection", "subject", elements: 5,
+                options: .tether(multicast: true, keepsSubscriber: true)
+            ) {
                 wrapped(passthroughUnderTest()) { [$0].combineLatest() }
             },
             .cold(

@@ -45,7 +45,8 @@ extension Publishers {
     /// delivered when demand arrives. Values are delivered one at a time on the thread of the
     /// upstream that sent them (or of the request that released them), never overlapping. It
     /// finishes when every upstream has finished, and fails with the first failure, cancelling
-    /// the other upstreams. `request(.none)` traps, as in Combine.
+    /// the other upstreams. It holds its subscriber for its whole life, as Combine's does.
+    /// `request(.none)` traps, as in Combine.
     /// A value or completion that an upstream sends before its subscription counts as if sent
     /// after it; a subscription handed over after that upstream completed is cancelled.
     public struct CombineLatest<A, B>: Publisher

@@ -21,9 +21,6 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     /// "CombineLatest", as its subscriptions describe themselves.
     @usableFromInline package static var name: StaticString { "CombineLatest" }
 
-    /// The subscriber is let go when the stream ends or is cancelled.
-    @usableFromInline package static var holdsSubscriberForLife: Bool { false }
-
     @usableFromInline package var upstreams: [CombiningUpstream]
     @usableFromInline package var live: [any Subscription] = []
     @usableFromInline package var slots: Slots

@@ -12,11 +12,6 @@ package protocol CombiningState {
     /// The family's name, as subscriptions describe themselves ("Zip", "CombineLatest").
     static var name: StaticString { get }
 
-    /// The subscription holds its subscriber for its whole life, not only while the stream is
-    /// live: Combine's zip does (its lifecycle tests record the subscriber outliving a failure
-    /// and a cancel).
-    static var holdsSubscriberForLife: Bool { get }
-
     init(upstreams: Int)
 
     var upstreams: [CombiningUpstream] { get set }

@@ -26,17 +26,18 @@ where Machine.Slots.Output == Downstream.Input {
     @exclusivity(unchecked)
     package var downstream: Downstream?
 
-    /// The subscriber again, kept for the subscription's whole life when the family holds it so
-    /// (``CombiningState/holdsSubscriberForLife``); `downstream` still says whether it is delivered
-    /// to, and the drainer delivers values through this `let`, which costs no copy.
+    /// The subscriber again, kept for the subscription's whole life, past the end and a cancel,
+    /// as Combine's zip and combineLatest keep theirs (OpenCombine's lifecycle tests of both, run
+    /// against Combine); `downstream` still says whether it is delivered to, and the drainer
+    /// delivers values through this `let`, which costs no copy.
     @usableFromInline
-    internal let heldSubscriber: Downstream?
+    internal let heldSubscriber: Downstream
 
     @inlinable
     package init(downstream: Downstream, upstreams: Int) {
         control = CombiningSubscription.controlEntry
         self.downstream = downstream
-        heldSubscriber = Machine.holdsSubscriberForLife ? downstream : nil
+        heldSubscriber = downstream
         machine = Locked(Machine(upstreams: upstreams))
         Ledger.enter(self)
     }
@@ -142,13 +143,8 @@ where Machine.Slots.Output == Downstream.Input {
                 guard let value = output.take() else {
                     preconditionFailure("\(Machine.name): a delivery was handed out without its output")
                 }
-                // A drainer's `downstream` is set (only the drainer lets go of it meanwhile), so it
-                // is called where it is kept (``InPlace``); where the family keeps the same
-                // subscriber in a `let`, it is called there, which needs not even that.
-                let more =
-                    Machine.holdsSubscriberForLife
-                    ? heldSubscriber.unsafelyUnwrapped.receive(value)
-                    : InPlace.receive(value, by: &downstream)
+                // Called where it is kept, a `let`: no copy, no retain.
+                let more = heldSubscriber.receive(value)
                 // Settled: the turn is over with nothing to do, which an idle outcome says.
                 (outcome, output) = machine.withLock {
                     $0.settle(more) ? (CombiningOutcome(), nil) : $0.delivered(more)

@@ -21,8 +21,9 @@ extension Publishers {
     /// asked again as its value goes downstream; once the downstream asks for `.unlimited`, so is
     /// every upstream. Values are delivered one at a time on the thread of the upstream that sent
     /// them (or of the request that released them), never overlapping. The publisher finishes when
-    /// every upstream has finished and fails with the first failure, cancelling the other upstreams.
-    /// `request(.none)` is ignored, as in Combine.
+    /// every upstream has finished and fails with the first failure, cancelling every upstream (the
+    /// failed one too, as Combine does). It holds its subscriber for its whole life, as Combine's
+    /// does. `request(.none)` is ignored, as in Combine.
     /// A value or completion that an upstream sends before its subscription counts as if sent
     /// after it; a subscription handed over after that upstream completed is cancelled.
     public struct Merge<A, B>: Publisher

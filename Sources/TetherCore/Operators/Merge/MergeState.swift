@@ -113,18 +113,21 @@ internal struct MergeState {
         guard case .running = phase, children[index].status.accepts else {
             return ([], .idle)
         }
-        _ = children[index].end()
+        let own = children[index].end()
         if case .failure = completion {
-            // A failure overtakes whatever is queued, and ends every other upstream.
-            let others = releaseChildren()
+            // A failure overtakes whatever is queued, and ends every upstream: the others, and
+            // the one that failed, which Combine's merge cancels too (OpenCombine's
+            // `testBCancelledAfterAFailed`, run against Combine).
+            var ended = releaseChildren()
+            if let own { ended.insert(own, at: 0) }
             dropQueue()
             if draining {
                 phase = .completing(completion)
-                return (others, .idle)
+                return (ended, .idle)
             }
             draining = true
             phase = .over
-            return (others, .complete(completion))
+            return (ended, .complete(completion))
         }
         for child in children {
             if case .done = child.status { continue }

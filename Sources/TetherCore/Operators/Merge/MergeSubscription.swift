@@ -16,9 +16,16 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
     @exclusivity(unchecked)
     internal var downstream: Downstream?
 
+    /// The subscriber again, kept for the subscription's whole life, past the end and a cancel, as
+    /// Combine's merge keeps it (OpenCombine's `MergeTests` lifecycle tests, run against
+    /// Combine); `downstream` still says whether it is delivered to.
+    @usableFromInline
+    internal let heldSubscriber: Downstream
+
     @inlinable
     internal init(downstream: Downstream, upstreams: Int) {
         self.downstream = downstream
+        heldSubscriber = downstream
         machine = Locked(MergeState(upstreams: upstreams))
         Ledger.enter(self)
     }

@@ -24,9 +24,6 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
     /// "Zip", as its subscriptions describe themselves.
     @usableFromInline static package var name: StaticString { "Zip" }
 
-    /// As in Combine, the subscriber is held for the subscription's whole life.
-    @usableFromInline package static var holdsSubscriberForLife: Bool { true }
-
     @usableFromInline package var upstreams: [CombiningUpstream]
     @usableFromInline package var live: [any Subscription] = []
     @usableFromInline package var slots: Slots

@@ -122,7 +122,9 @@ final class CombineLatestTests: TetherTestCase {
         XCTAssertEqual(a.subscription?.events, [.cancelled])
     }
 
-    func testReleasesEverythingAfterCompletionAndCancel() {
+    func testTheSubscriptionHoldsItsSubscriberUntilItIsReleasedAsInCombine() {
+        // Combine's combineLatest keeps its subscriber past a failure and a cancel (OpenCombine's
+        // `CombineLatestTests` lifecycle tests, run against Combine), as its zip does.
         weak var weakRecorder: RecordingSubscriber<(Int, Int), TestError>?
         weak var weakStorage: AnyObject?
         let a = Upstream(), b = Upstream()
@@ -134,11 +136,14 @@ final class CombineLatestTests: TetherTestCase {
             a.send(1)
             b.send(2)
             a.send(completion: .failure(TestError()))
+            XCTAssertEqual(
+                recorder.history, [".subscription", ".value((1, 2))", ".completion(.failure(TestError(0)))"])
         }
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder, "a failure does not let go of the subscriber")
         a.releaseSubscribers()
         b.releaseSubscribers()
         XCTAssertNil(weakStorage)
+        XCTAssertNil(weakRecorder)
 
         do {
             let recorder = RecordingSubscriber<(Int, Int), TestError>()
@@ -147,10 +152,11 @@ final class CombineLatestTests: TetherTestCase {
             weakStorage = recorder.subscription as AnyObject
             recorder.cancel()
         }
-        XCTAssertNil(weakRecorder)
+        XCTAssertNotNil(weakRecorder, "a cancel does not let go of the subscriber")
         a.releaseSubscribers()
         b.releaseSubscribers()
         XCTAssertNil(weakStorage)
+        XCTAssertNil(weakRecorder)
     }
 
     private func values<P: Publisher>(_ publisher: P) -> [P.Output] where P.Failure == Never {

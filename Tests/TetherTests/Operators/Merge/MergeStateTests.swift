@@ -112,7 +112,7 @@ final class MergeStateTests: TetherTestCase {
         XCTAssertTrue(machine.cancel().cancel.isEmpty, "cancel after the end does nothing")
     }
 
-    func testFailureWhileDrainingIsHandedToTheDrainerAndCancelsTheOthers() {
+    func testFailureWhileDrainingIsHandedToTheDrainerAndCancelsEveryUpstreamTheFailingOneFirst() {
         var (machine, subscriptions) = started(3)
         _ = machine.request(.max(5))
         XCTAssertEqual(machine.receive(0, 1), .deliverNow(refill: true))
@@ -121,7 +121,10 @@ final class MergeStateTests: TetherTestCase {
         XCTAssertIdle(step)
         XCTAssertEqual(
             cancel.map { ObjectIdentifier($0 as AnyObject) },
-            [ObjectIdentifier(subscriptions[0]), ObjectIdentifier(subscriptions[1])])
+            [
+                ObjectIdentifier(subscriptions[2]), ObjectIdentifier(subscriptions[0]),
+                ObjectIdentifier(subscriptions[1]),
+            ])
         guard case .complete(.failure) = machine.delivered(.none) else { return XCTFail("the queued value is dropped") }
     }
 

@@ -81,7 +81,7 @@ final class MergeTests: TetherTestCase {
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished)])
     }
 
-    func testFailureOvertakesQueuedValuesAndCancelsTheOtherUpstreams() {
+    func testFailureOvertakesQueuedValuesAndCancelsEveryUpstreamTheFailingOneToo() {
         let a = Upstream(), b = Upstream(), c = Upstream()
         let recorder = RecordingSubscriber<Int, TestError>(demand: .none)
         a.merge(with: b, c).subscribe(recorder)
@@ -90,8 +90,8 @@ final class MergeTests: TetherTestCase {
         b.send(completion: .failure(TestError(id: 7)))
         XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 7)))])
         XCTAssertEqual(a.subscription?.events, [.requested(.max(1)), .cancelled])
-        XCTAssertEqual(b.subscription?.events, [.requested(.max(1))])
-        XCTAssertEqual(c.subscription?.events, [.requested(.max(1))])
+        XCTAssertEqual(b.subscription?.events, [.requested(.max(1)), .cancelled])
+        XCTAssertEqual(c.subscription?.events, [.requested(.max(1))], "it had finished")
         a.send(2)
         b.send(completion: .finished)
         XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError(id: 7)))])
@@ -149,6 +149,10 @@ final class MergeTests: TetherTestCase {
         XCTAssertEqual(maxDepth, 1)
         a.send(completion: .finished)
         b.send(completion: .finished)
+        // The merge holds the sink for life, and the sink's closure holds `b`: let go of the
+        // upstreams' relays to end the cycle.
+        a.releaseSubscribers()
+        b.releaseSubscribers()
     }
 
     func testSecondSubscriptionFromAnUpstreamIsCancelled() {
@@ -190,7 +194,7 @@ final class MergeTests: TetherTestCase {
         _ = a.subscriber?.receive(8)
         a.subscriber?.receive(completion: .failure(TestError()))
         XCTAssertEqual(recorder.events, [.subscription, .value(7), .value(8), .completion(.failure(TestError()))])
-        XCTAssertEqual(subscription.events, [.requested(.unlimited)])
+        XCTAssertEqual(subscription.events, [.requested(.unlimited), .cancelled])
         XCTAssertEqual(b.subscription?.events, [.requested(.unlimited), .cancelled])
         a.release()
     }
@@ -245,34 +249,51 @@ final class MergeTests: TetherTestCase {
         XCTAssertEqual(recorder.completion, .finished)
     }
 
-    func testReleasesDownstreamAndUpstreamsAfterCompletionAndCancel() {
+    func testTheSubscriptionHoldsItsSubscriberUntilItIsReleasedAsInCombine() {
+        // Combine's merge keeps its subscriber past a failure and a cancel (OpenCombine's
+        // `MergeTests` lifecycle tests, run against Combine): the upstreams' relays are the last
+        // owners of the merge, and the merge of the subscriber.
         weak var weakRecorder: RecordingSubscriber<Int, TestError>?
+        weak var weakSubscription: AnyObject?
         let a = Upstream(), b = Upstream()
         do {
             let recorder = RecordingSubscriber<Int, TestError>()
             weakRecorder = recorder
             a.merge(with: b).subscribe(recorder)
-            a.send(completion: .finished)
-            b.send(completion: .finished)
+            weakSubscription = recorder.subscription as AnyObject
+            a.send(completion: .failure(TestError()))
+            XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError()))])
         }
+        XCTAssertNotNil(weakRecorder, "a failure does not let go of the subscriber")
         a.releaseSubscribers()
         b.releaseSubscribers()
-        XCTAssertNil(weakRecorder, "completion lets go of the downstream")
+        XCTAssertNil(weakSubscription)
+        XCTAssertNil(weakRecorder)
 
-        let c = Upstream(), d = Upstream()
-        weak var weakSubscription: AnyObject?
         do {
             let recorder = RecordingSubscriber<Int, TestError>()
             weakRecorder = recorder
-            c.merge(with: d).subscribe(recorder)
-            let subscription = recorder.subscription
-            weakSubscription = subscription as AnyObject
+            a.merge(with: b).subscribe(recorder)
+            weakSubscription = recorder.subscription as AnyObject
+            a.send(1)
             recorder.cancel()
         }
-        XCTAssertNil(weakRecorder, "cancel lets go of the downstream")
-        c.releaseSubscribers()
-        d.releaseSubscribers()
+        XCTAssertNotNil(weakRecorder, "a cancel does not let go of the subscriber")
+        a.releaseSubscribers()
+        b.releaseSubscribers()
         XCTAssertNil(weakSubscription, "the upstreams' relays were the last owners of the merge")
+        XCTAssertNil(weakRecorder)
+    }
+
+    func testAFailureCancelsEveryUpstreamTheFailingOneTooAsInCombine() {
+        let a = Upstream(), b = Upstream(), c = Upstream()
+        let recorder = RecordingSubscriber<Int, TestError>()
+        a.merge(with: b, c).subscribe(recorder)
+        b.send(completion: .failure(TestError()))
+        XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError()))])
+        XCTAssertEqual(a.subscription?.events, [.requested(.unlimited), .cancelled])
+        XCTAssertEqual(b.subscription?.events, [.requested(.unlimited), .cancelled])
+        XCTAssertEqual(c.subscription?.events, [.requested(.unlimited), .cancelled])
     }
 
     func testEquatableWhenUpstreamsAre() {
