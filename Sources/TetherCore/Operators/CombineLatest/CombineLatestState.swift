@@ -48,13 +48,7 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     /// Upstream `index` sent a value.
     @inlinable
     package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
-        guard accepts(index) else { return (Outcome(), nil) }
-        put(&slots)
-        if upstreams[index].held == 0 {
-            upstreams[index].held = 1
-            missing -= 1
-        }
-        guard missing == 0 else { return (Outcome(), nil) }
+        guard record(index, put), missing == 0 else { return (Outcome(), nil) }
         guard demand > 0 else {
             stale = true
             return (Outcome(), nil)
@@ -67,6 +61,30 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
         }
         draining = true
         return (Outcome(step: .deliver), slots.emit())
+    }
+
+    /// A value sent from inside the downstream's `receive(_:)`, on the delivering thread: it
+    /// becomes its upstream's latest, for the combinations that later values make, and makes
+    /// none itself, as in Combine (OpenCombine's `testUpstreamValueReceivedWhileSendingValue`,
+    /// run against Combine). A subscriber that feeds an upstream back from inside `receive(_:)`
+    /// so does not loop.
+    @inlinable
+    package mutating func receiveFromDelivery(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
+        _ = record(index, put)
+        return (Outcome(), nil)
+    }
+
+    /// Stores upstream `index`'s value as its latest.
+    /// - Returns: `false` when the value is ignored (its upstream ended, or the stream did).
+    @inlinable
+    package mutating func record(_ index: Int, _ put: (inout Slots) -> Void) -> Bool {
+        guard accepts(index) else { return false }
+        put(&slots)
+        if upstreams[index].held == 0 {
+            upstreams[index].held = 1
+            missing -= 1
+        }
+        return true
     }
 
     /// Upstream `index` completed.

@@ -38,6 +38,10 @@ package protocol CombiningState {
     /// (not at all when the value is dropped).
     mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> CombiningHandout<Slots.Output>
 
+    /// As ``receive(_:_:)``, for a value that upstream `index` sends from inside the downstream's
+    /// `receive(_:)`, on the thread delivering it (a subscriber that feeds an upstream back).
+    mutating func receiveFromDelivery(_ index: Int, _ put: (inout Slots) -> Void) -> CombiningHandout<Slots.Output>
+
     mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>)
         -> CombiningHandout<Slots.Output>
 

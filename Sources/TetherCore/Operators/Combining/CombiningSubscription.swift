@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The subscription of every zip and combine-latest publisher: locks the family's state machine
 /// and performs its outcomes. Values stay typed all the way: each upstream's side stores its
 /// values in the machine's slots through a `put` made where the publisher's types are known, and
@@ -32,6 +34,13 @@ where Machine.Slots.Output == Downstream.Input {
     /// delivers values through this `let`, which costs no copy.
     @usableFromInline
     internal let heldSubscriber: Downstream
+
+    /// The thread calling the downstream's `receive(_:)` (``DownstreamTurn/currentThread``), or 0:
+    /// a value an upstream sends from inside that call, on that thread, is told apart
+    /// (``CombiningState/receiveFromDelivery(_:_:)``). Relaxed: a thread compares it with its own
+    /// number, which only it stores, and its own stores it always reads back.
+    @usableFromInline
+    internal let deliveringThread = Atomic<UInt>(0)
 
     @inlinable
     package init(downstream: Downstream, upstreams: Int) {
@@ -77,7 +86,10 @@ where Machine.Slots.Output == Downstream.Input {
     package func receive<Input>(_ index: Int, _ input: Input, _ put: (inout Slots, Input) -> Void)
         -> Subscribers.Demand
     {
-        let (outcome, output) = machine.withLock { $0.receive(index) { put(&$0, input) } }
+        let fromDelivery = deliveringThread.load(ordering: .relaxed) == DownstreamTurn.currentThread
+        let (outcome, output) = machine.withLock {
+            fromDelivery ? $0.receiveFromDelivery(index) { put(&$0, input) } : $0.receive(index) { put(&$0, input) }
+        }
         // Most values only wait for their partners: nothing to perform.
         if case .idle = outcome.step, outcome.request == nil, outcome.cancel == nil { return .none }
         return perform(outcome, output)
@@ -144,7 +156,9 @@ where Machine.Slots.Output == Downstream.Input {
                     preconditionFailure("\(Machine.name): a delivery was handed out without its output")
                 }
                 // Called where it is kept, a `let`: no copy, no retain.
+                deliveringThread.store(DownstreamTurn.currentThread, ordering: .relaxed)
                 let more = heldSubscriber.receive(value)
+                deliveringThread.store(0, ordering: .relaxed)
                 // Settled: the turn is over with nothing to do, which an idle outcome says.
                 (outcome, output) = machine.withLock {
                     $0.settle(more) ? (CombiningOutcome(), nil) : $0.delivered(more)

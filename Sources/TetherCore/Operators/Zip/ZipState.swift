@@ -59,6 +59,14 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
         return (outcome, tuple)
     }
 
+    /// A value sent from inside the downstream's `receive(_:)`: queued like any other, to be paired
+    /// once its partners arrive (OpenCombine's `testUpstreamValueReceivedWhileSendingValue`, run
+    /// against Combine).
+    @inlinable
+    package mutating func receiveFromDelivery(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
+        receive(index, put)
+    }
+
     /// Upstream `index` completed.
     @inlinable
     package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Handout {

@@ -81,6 +81,28 @@ final class CombineLatestTests: TetherTestCase {
         XCTAssertEqual(recorder.history.count, 2)
     }
 
+    func testAValueFedBackFromInsideReceiveBecomesTheLatestAndMakesNoCombinationAsInCombine() {
+        // A subscriber that sends into an upstream from inside its `receive(_:)` (as a form fed
+        // back from what it shows does): Combine makes no combination of that value, so the
+        // feedback does not loop; the next value from anywhere else combines with it.
+        let a = PassthroughSubject<Int, TestError>(), b = PassthroughSubject<Int, TestError>()
+        var seen: [String] = []
+        let cancellable = a.combineLatest(b).sink(
+            receiveCompletion: { _ in },
+            receiveValue: { pair in
+                seen.append("\(pair)")
+                a.send(pair.0 + 1)
+            })
+        a.send(1)
+        b.send(10)
+        XCTAssertEqual(seen, ["(1, 10)"])
+        b.send(20)
+        XCTAssertEqual(seen, ["(1, 10)", "(2, 20)"])
+        a.send(7)
+        XCTAssertEqual(seen, ["(1, 10)", "(2, 20)", "(7, 20)"])
+        cancellable.cancel()
+    }
+
     func testACompletionBeforeTheSubscriptionCountsAndTheLateSubscriptionIsCancelled() {
         // A publisher that completes while it is still handing its subscription over (as a
         // subject completed from another thread can): combineLatest neither traps nor loses it.
