@@ -38,9 +38,9 @@ extension Publishers {
     /// them (or of the request that released them), never overlapping. The publisher finishes when
     /// every upstream has finished and fails with the first failure, cancelling every upstream (the
     /// failed one too, as Combine does). It holds its subscriber for its whole life, as Combine's
-    /// does. `request(.none)` is ignored, as in Combine.
-    /// A value or completion that an upstream sends before its subscription counts as if sent
-    /// after it; a subscription handed over after that upstream completed is cancelled.
+    /// does. `request(.none)` is ignored, as in Combine. A value or completion that an upstream
+    /// sends before its subscription counts as if sent after it; a subscription handed over after
+    /// that upstream completed is cancelled.
     public struct Merge7<A, B, C, D, E, F, G>: Publisher
     where
         A: Publisher, B: Publisher, C: Publisher, D: Publisher,

@@ -44,15 +44,15 @@ extension Publisher {
 extension Publishers {
     /// A publisher created by applying the zip function to four upstream publishers.
     ///
-    /// It waits until every upstream has emitted a value, then delivers the oldest unconsumed
-    /// value of each together as a tuple. Each request from the downstream is forwarded to every
-    /// upstream; unpaired values wait in order. Values are delivered one at a time on the thread
-    /// of the upstream that completed the tuple (or of the request that released it), never
+    /// It waits until every upstream has emitted a value, then delivers the oldest unconsumed value
+    /// of each together as a tuple. Each request from the downstream is forwarded to every
+    /// upstream; unpaired values wait in order. Values are delivered one at a time on the thread of
+    /// the upstream that completed the tuple (or of the request that released it), never
     /// overlapping. It finishes as soon as an upstream has finished with no unpaired value left,
     /// cancelling the others, and fails with the first failure, cancelling the others.
-    /// `request(.none)` traps, as in Combine.
-    /// A value or completion that an upstream sends before its subscription counts as if sent
-    /// after it; a subscription handed over after that upstream completed is cancelled.
+    /// `request(.none)` traps, as in Combine. A value or completion that an upstream sends before
+    /// its subscription counts as if sent after it; a subscription handed over after that upstream
+    /// completed is cancelled.
     public struct Zip4<A, B, C, D>: Publisher
     where
         A: Publisher, B: Publisher, C: Publisher, D: Publisher,
