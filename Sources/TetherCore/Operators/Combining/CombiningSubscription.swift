@@ -86,7 +86,10 @@ where Machine.Slots.Output == Downstream.Input {
     package func receive<Input>(_ index: Int, _ input: Input, _ put: (inout Slots, Input) -> Void)
         -> Subscribers.Demand
     {
-        let fromDelivery = deliveringThread.load(ordering: .relaxed) == DownstreamTurn.currentThread
+        // The thread is asked for only while some thread delivers: most values arrive between
+        // deliveries.
+        let delivering = deliveringThread.load(ordering: .relaxed)
+        let fromDelivery = delivering != 0 && delivering == DownstreamTurn.currentThread
         let (outcome, output) = machine.withLock {
             fromDelivery ? $0.receiveFromDelivery(index) { put(&$0, input) } : $0.receive(index) { put(&$0, input) }
         }
@@ -141,6 +144,7 @@ where Machine.Slots.Output == Downstream.Input {
     ) -> Subscribers.Demand {
         var outcome = first
         var output = firstOutput
+        var thread: UInt = 0
         while true {
             if outcome.request != nil || outcome.cancel != nil {
                 call(outcome)
@@ -156,7 +160,8 @@ where Machine.Slots.Output == Downstream.Input {
                     preconditionFailure("\(Machine.name): a delivery was handed out without its output")
                 }
                 // Called where it is kept, a `let`: no copy, no retain.
-                deliveringThread.store(DownstreamTurn.currentThread, ordering: .relaxed)
+                if thread == 0 { thread = DownstreamTurn.currentThread }
+                deliveringThread.store(thread, ordering: .relaxed)
                 let more = heldSubscriber.receive(value)
                 deliveringThread.store(0, ordering: .relaxed)
                 // Settled: the turn is over with nothing to do, which an idle outcome says.
