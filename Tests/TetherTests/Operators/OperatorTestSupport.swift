@@ -1,5 +1,6 @@
 import Tether
 import TetherTesting
+import XCTest
 
 /// A reference to watch with `weak` in lifetime tests: closures capture one, so the token dies
 /// exactly when the operator lets go of the closure.
@@ -73,4 +74,29 @@ extension ManualPublisher {
         subscriber?.receive(completion: .finished)
         return subscription.events
     }
+}
+
+/// Checks that a subscription holds its subscriber for its whole life, as Combine's merge, zip and
+/// combineLatest hold theirs: `attach` subscribes a fresh recorder to an operator over `upstreams`,
+/// `end` ends the stream (a completion, a cancel) and may assert what the recorder saw. The
+/// recorder must outlive `end`, and go with the subscription once the upstreams let go of it.
+func assertHoldsItsSubscriberUntilReleased<Input>(
+    over upstreams: [RecordingPublisher<Int, TestError>],
+    attach: (RecordingSubscriber<Input, TestError>) -> Void,
+    end: (RecordingSubscriber<Input, TestError>) -> Void,
+    _ message: String, file: StaticString = #filePath, line: UInt = #line
+) {
+    weak var weakRecorder: RecordingSubscriber<Input, TestError>?
+    weak var weakSubscription: AnyObject?
+    do {
+        let recorder = RecordingSubscriber<Input, TestError>()
+        weakRecorder = recorder
+        attach(recorder)
+        weakSubscription = recorder.subscription as AnyObject
+        end(recorder)
+    }
+    XCTAssertNotNil(weakRecorder, message, file: file, line: line)
+    for upstream in upstreams { upstream.releaseSubscribers() }
+    XCTAssertNil(weakSubscription, "the upstreams' relays were the last owners", file: file, line: line)
+    XCTAssertNil(weakRecorder, file: file, line: line)
 }

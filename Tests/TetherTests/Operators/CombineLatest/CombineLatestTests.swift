@@ -147,38 +147,19 @@ final class CombineLatestTests: TetherTestCase {
     func testTheSubscriptionHoldsItsSubscriberUntilItIsReleasedAsInCombine() {
         // Combine's combineLatest keeps its subscriber past a failure and a cancel (OpenCombine's
         // `CombineLatestTests` lifecycle tests, run against Combine), as its zip does.
-        weak var weakRecorder: RecordingSubscriber<(Int, Int), TestError>?
-        weak var weakStorage: AnyObject?
         let a = Upstream(), b = Upstream()
-        do {
-            let recorder = RecordingSubscriber<(Int, Int), TestError>()
-            weakRecorder = recorder
-            a.combineLatest(b).subscribe(recorder)
-            weakStorage = recorder.subscription as AnyObject
-            a.send(1)
-            b.send(2)
-            a.send(completion: .failure(TestError()))
-            XCTAssertEqual(
-                recorder.history, [".subscription", ".value((1, 2))", ".completion(.failure(TestError(0)))"])
-        }
-        XCTAssertNotNil(weakRecorder, "a failure does not let go of the subscriber")
-        a.releaseSubscribers()
-        b.releaseSubscribers()
-        XCTAssertNil(weakStorage)
-        XCTAssertNil(weakRecorder)
-
-        do {
-            let recorder = RecordingSubscriber<(Int, Int), TestError>()
-            weakRecorder = recorder
-            a.combineLatest(b).subscribe(recorder)
-            weakStorage = recorder.subscription as AnyObject
-            recorder.cancel()
-        }
-        XCTAssertNotNil(weakRecorder, "a cancel does not let go of the subscriber")
-        a.releaseSubscribers()
-        b.releaseSubscribers()
-        XCTAssertNil(weakStorage)
-        XCTAssertNil(weakRecorder)
+        assertHoldsItsSubscriberUntilReleased(
+            over: [a, b], attach: { a.combineLatest(b).subscribe($0) },
+            end: { recorder in
+                a.send(1)
+                b.send(2)
+                a.send(completion: .failure(TestError()))
+                XCTAssertEqual(
+                    recorder.history, [".subscription", ".value((1, 2))", ".completion(.failure(TestError(0)))"])
+            }, "a failure does not let go of the subscriber")
+        assertHoldsItsSubscriberUntilReleased(
+            over: [a, b], attach: { a.combineLatest(b).subscribe($0) }, end: { $0.cancel() },
+            "a cancel does not let go of the subscriber")
     }
 
     private func values<P: Publisher>(_ publisher: P) -> [P.Output] where P.Failure == Never {

@@ -253,36 +253,19 @@ final class MergeTests: TetherTestCase {
         // Combine's merge keeps its subscriber past a failure and a cancel (OpenCombine's
         // `MergeTests` lifecycle tests, run against Combine): the upstreams' relays are the last
         // owners of the merge, and the merge of the subscriber.
-        weak var weakRecorder: RecordingSubscriber<Int, TestError>?
-        weak var weakSubscription: AnyObject?
         let a = Upstream(), b = Upstream()
-        do {
-            let recorder = RecordingSubscriber<Int, TestError>()
-            weakRecorder = recorder
-            a.merge(with: b).subscribe(recorder)
-            weakSubscription = recorder.subscription as AnyObject
-            a.send(completion: .failure(TestError()))
-            XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError()))])
-        }
-        XCTAssertNotNil(weakRecorder, "a failure does not let go of the subscriber")
-        a.releaseSubscribers()
-        b.releaseSubscribers()
-        XCTAssertNil(weakSubscription)
-        XCTAssertNil(weakRecorder)
-
-        do {
-            let recorder = RecordingSubscriber<Int, TestError>()
-            weakRecorder = recorder
-            a.merge(with: b).subscribe(recorder)
-            weakSubscription = recorder.subscription as AnyObject
-            a.send(1)
-            recorder.cancel()
-        }
-        XCTAssertNotNil(weakRecorder, "a cancel does not let go of the subscriber")
-        a.releaseSubscribers()
-        b.releaseSubscribers()
-        XCTAssertNil(weakSubscription, "the upstreams' relays were the last owners of the merge")
-        XCTAssertNil(weakRecorder)
+        assertHoldsItsSubscriberUntilReleased(
+            over: [a, b], attach: { a.merge(with: b).subscribe($0) },
+            end: { (recorder: RecordingSubscriber<Int, TestError>) in
+                a.send(completion: .failure(TestError()))
+                XCTAssertEqual(recorder.events, [.subscription, .completion(.failure(TestError()))])
+            }, "a failure does not let go of the subscriber")
+        assertHoldsItsSubscriberUntilReleased(
+            over: [a, b], attach: { a.merge(with: b).subscribe($0) },
+            end: { recorder in
+                a.send(1)
+                recorder.cancel()
+            }, "a cancel does not let go of the subscriber")
     }
 
     func testAFailureCancelsEveryUpstreamTheFailingOneTooAsInCombine() {

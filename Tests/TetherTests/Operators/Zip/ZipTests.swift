@@ -165,35 +165,16 @@ final class ZipTests: TetherTestCase {
     }
 
     func testTheSubscriptionHoldsItsSubscriberUntilItIsReleasedAsInCombine() {
-        weak var weakRecorder: RecordingSubscriber<(Int, Int), TestError>?
-        weak var weakStorage: AnyObject?
         let a = Upstream(), b = Upstream()
-        do {
-            let recorder = RecordingSubscriber<(Int, Int), TestError>()
-            weakRecorder = recorder
-            a.zip(b).subscribe(recorder)
-            weakStorage = recorder.subscription as AnyObject
-            a.send(completion: .finished)
-        }
-        XCTAssertNotNil(weakRecorder)
-        a.releaseSubscribers()
-        b.releaseSubscribers()
-        XCTAssertNil(weakStorage)
-        XCTAssertNil(weakRecorder)
-
-        do {
-            let recorder = RecordingSubscriber<(Int, Int), TestError>()
-            weakRecorder = recorder
-            a.zip(b).subscribe(recorder)
-            weakStorage = recorder.subscription as AnyObject
-            a.send(1)
-            recorder.cancel()
-        }
-        XCTAssertNotNil(weakRecorder)
-        a.releaseSubscribers()
-        b.releaseSubscribers()
-        XCTAssertNil(weakStorage)
-        XCTAssertNil(weakRecorder)
+        assertHoldsItsSubscriberUntilReleased(
+            over: [a, b], attach: { a.zip(b).subscribe($0) }, end: { _ in a.send(completion: .finished) },
+            "a completion does not let go of the subscriber")
+        assertHoldsItsSubscriberUntilReleased(
+            over: [a, b], attach: { a.zip(b).subscribe($0) },
+            end: { recorder in
+                a.send(1)
+                recorder.cancel()
+            }, "a cancel does not let go of the subscriber")
     }
 
     private func values<P: Publisher>(_ publisher: P) -> [P.Output] where P.Failure == Never {
