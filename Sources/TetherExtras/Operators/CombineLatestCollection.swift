@@ -10,10 +10,11 @@ extension Collection where Element: Publisher {
     /// finishes at once (as CombineExt's `combineLatest()` does, through `Empty`).
     ///
     /// Demand: every request is forwarded to every publisher; a combination that finds no demand
-    /// is held (only the latest) until demand arrives. Failure type: the publishers'; the first
+    /// is dropped, as `combineLatest` drops it: its values stay the latest, and demand that
+    /// arrives later waits for the next new value. Failure type: the publishers'; the first
     /// failure cancels the others and fails the downstream. It finishes once every publisher has
     /// finished. Values are delivered one at a time, on the thread of the publisher that sent the
-    /// value (or of the request that released a held combination).
+    /// value.
     /// - Returns: A publisher of arrays holding the latest value of each publisher.
     @inlinable
     public func combineLatest() -> Publishers.CombineLatestCollection<Element> {

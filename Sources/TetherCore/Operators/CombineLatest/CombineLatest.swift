@@ -41,12 +41,12 @@ extension Publishers {
     ///
     /// Once every upstream has produced a value, it publishes a tuple of the latest value of each
     /// whenever any of them produces a new one. Each request from the downstream is forwarded to
-    /// every upstream. A new combination that finds no demand is held (only the latest one) and
-    /// delivered when demand arrives. Values are delivered one at a time on the thread of the
-    /// upstream that sent them (or of the request that released them), never overlapping. A value
-    /// an upstream sends from inside the downstream's `receive(_:)`, on that thread, becomes its
-    /// latest and makes no combination, as in Combine, so a subscriber feeding an upstream back
-    /// does not loop. It finishes when every upstream has finished, and fails with the first
+    /// every upstream. A new combination that finds no demand is dropped, as Combine drops it:
+    /// its values stay the latest, and demand that arrives later waits for the next new value.
+    /// Values are delivered one at a time on the thread of the upstream that sent them, never
+    /// overlapping. A value an upstream sends from inside the downstream's `receive(_:)`, on
+    /// that thread, becomes its latest and makes no combination, as in Combine, so a subscriber
+    /// feeding an upstream back does not loop. It finishes when every upstream has finished, and fails with the first
     /// failure, cancelling the other upstreams. It holds its subscriber for its whole life, as
     /// Combine's does. `request(.none)` traps, as in Combine. A value or completion that an
     /// upstream sends before its subscription counts as if sent after it; a subscription handed

@@ -10,8 +10,10 @@
 /// `receive(_:)`) is forwarded to every upstream, and an upstream that subscribes late is asked
 /// for the total so far. Once every upstream has produced a value, each new value makes a new
 /// combination: delivered when there is demand, queued for the drainer when another thread is
-/// delivering, and otherwise kept as the one pending combination (the latest), which goes out
-/// as soon as demand arrives. Delivery is serialised by a drain loop: at most one thread, the
+/// delivering, and dropped when there is no demand (its values stay the latest, for the
+/// combinations later values make), as Combine drops it (OpenCombine's
+/// `testUpstreamExceedsDemand`, run against Combine: demand that arrives later delivers nothing
+/// until a new value comes). Delivery is serialised by a drain loop: at most one thread, the
 /// drainer, calls the downstream at a time.
 @usableFromInline
 package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
@@ -31,8 +33,6 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     @usableFromInline package var forwarded = Subscribers.Demand.none
     /// Combinations already counted against demand, waiting for the drainer.
     @usableFromInline package var queue = RingBuffer<Slots.Output>()
-    /// The latest combination has not gone downstream, for want of demand.
-    @usableFromInline package var stale = false
     @usableFromInline package var draining = true
     /// Never set: combine-latest asks every upstream for what its downstream asks.
     @usableFromInline package var sender: Int?
@@ -48,13 +48,8 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     /// Upstream `index` sent a value.
     @inlinable
     package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
-        guard record(index, put), missing == 0 else { return (Outcome(), nil) }
-        guard demand > 0 else {
-            stale = true
-            return (Outcome(), nil)
-        }
+        guard record(index, put), missing == 0, demand > 0 else { return (Outcome(), nil) }
         demand -= 1
-        stale = false
         if draining {
             queue.append(slots.emit())
             return (Outcome(), nil)
@@ -97,14 +92,13 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
             // A failure overtakes the pending output, and ends every other upstream.
             outcome.cancel = releaseChildren()
             queue.removeAll()
-            stale = false
         } else {
             for upstream in upstreams {
                 if case .done = upstream.status { continue }
                 return (outcome, nil)
             }
         }
-        if draining || !queue.isEmpty || stale {
+        if draining || !queue.isEmpty {
             phase = .completing(completion)
             return (outcome, nil)
         }
@@ -114,22 +108,17 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
         return (outcome, nil)
     }
 
-    /// A combination waits for the drainer, or the held one can go.
+    /// A combination waits for the drainer.
     @inlinable
-    package var ready: Bool { !queue.isEmpty || (stale && demand > 0) }
+    package var ready: Bool { !queue.isEmpty }
 
-    /// The next output, if demand allows, else the completion once nothing is left to send.
+    /// The next combination waiting for the drainer, else the completion once it is due.
     @inlinable
     package mutating func next(_ outcome: inout Outcome) -> (CombiningStep, Slots.Output?) {
         if let combination = queue.popFirst() {
             return (.deliver, combination)
         }
-        if stale, demand > 0 {
-            demand -= 1
-            stale = false
-            return (.deliver, slots.emit())
-        }
-        if case .completing(let completion) = phase, !stale {
+        if case .completing(let completion) = phase {
             phase = .over
             slots.removeAll()
             return (.complete(completion), nil)
@@ -140,7 +129,6 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     @inlinable
     package mutating func dropValues() {
         queue.removeAll()
-        stale = false
         slots.removeAll()
     }
 }

@@ -45,8 +45,8 @@ package protocol CombiningState {
     mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>)
         -> CombiningHandout<Slots.Output>
 
-    /// An output can go downstream now (a zip's tuple is ready; a combination is, and demand
-    /// allows).
+    /// An output can go downstream now (a zip's tuple is ready; a combination waits for the
+    /// drainer).
     var ready: Bool { get }
 
     /// The next output, if one is ready (`.deliver`, with the output), or the completion once it

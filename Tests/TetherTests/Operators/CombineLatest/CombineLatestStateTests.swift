@@ -39,20 +39,19 @@ final class CombineLatestStateTests: TetherTestCase {
         XCTAssertIdle(machine.afterDelivery(.none).step)
     }
 
-    func testWithoutDemandTheLatestCombinationWaitsAndTheCompletionWaitsBehindIt() {
+    func testWithoutDemandACombinationIsDroppedAndTheCompletionGoesAtOnce() {
         var machine = started(2, demand: .max(1))
         _ = machine.receive(0, 1)
         guard case .deliver = machine.receive(1, 1) else { return XCTFail("expected a combination") }
         XCTAssertIdle(machine.afterDelivery(.none).step)
         XCTAssertIdle(machine.receive(0, 2))
         XCTAssertIdle(machine.receive(0, 5))
+        XCTAssertFalse(machine.ready, "nothing is held for later demand")
         XCTAssertIdle(machine.completed(0, .finished).step)
-        XCTAssertIdle(machine.completed(1, .finished).step)
-        let outcome = machine.requested(.max(1))
-        XCTAssertNil(outcome.request, "finished upstreams are not asked")
-        guard case .deliver(let values) = outcome.step else { return XCTFail("expected the held combination") }
-        XCTAssertEqual(values, [5, 1])
-        guard case .complete(.finished) = machine.afterDelivery(.none).step else { return XCTFail("expected the end") }
+        guard case .complete(.finished) = machine.completed(1, .finished).step else {
+            return XCTFail("expected the end at once")
+        }
+        XCTAssertIdle(machine.requested(.max(1)).step)
     }
 
     func testFailureCancelsTheOthersAndCompletesAtOnce() {
@@ -85,8 +84,9 @@ final class CombineLatestStateTests: TetherTestCase {
         XCTAssertTrue(machine.settle(.none))
         XCTAssertFalse(machine.draining)
         XCTAssertIdle(machine.receive(1, 3))
-        XCTAssertTrue(machine.stale, "no demand: the latest combination waits")
-        XCTAssertEqual(machine.requested(.max(1)).step.values, [2, 3])
+        // No demand: that combination was dropped, and demand that comes later finds none.
+        XCTAssertIdle(machine.requested(.max(1)).step)
+        XCTAssertEqual(machine.receive(0, 4).values, [4, 3])
         XCTAssertFalse(machine.settle(.max(1)), "demand to forward")
     }
 
