@@ -33,14 +33,15 @@ extension Publishers {
     /// A publisher created by applying the merge function to seven upstream publishers.
     ///
     /// While the downstream's demand is finite, each upstream is asked for one value at a time and
-    /// asked again as its value goes downstream; once the downstream asks for `.unlimited`, so is
-    /// every upstream. Values are delivered one at a time on the thread of the upstream that sent
-    /// them (or of the request that released them), never overlapping. The publisher finishes when
-    /// every upstream has finished and fails with the first failure, cancelling every upstream (the
-    /// failed one too, as Combine does). It holds its subscriber for its whole life, as Combine's
-    /// does. `request(.none)` is ignored, as in Combine. A value or completion that an upstream
-    /// sends before its subscription counts as if sent after it; a subscription handed over after
-    /// that upstream completed is cancelled.
+    /// asked again as its value goes downstream (a value sent beyond that, while the upstream's
+    /// earlier one waits for demand, replaces the waiting one, as in Combine); once the downstream
+    /// asks for `.unlimited`, so is every upstream. Values are delivered one at a time on the
+    /// thread of the upstream that sent them (or of the request that released them), never
+    /// overlapping. The publisher finishes when every upstream has finished and fails with the
+    /// first failure, cancelling every upstream (the failed one too, as Combine does). It holds its
+    /// subscriber for its whole life, as Combine's does. `request(.none)` is ignored, as in
+    /// Combine. A value or completion that an upstream sends before its subscription counts as if
+    /// sent after it; a subscription handed over after that upstream completed is cancelled.
     public struct Merge7<A, B, C, D, E, F, G>: Publisher
     where
         A: Publisher, B: Publisher, C: Publisher, D: Publisher,

@@ -11,8 +11,9 @@
 /// never overlap in the subscriber and reentrant sends never recurse.
 ///
 /// Demand follows Combine: while the downstream's demand is finite, each upstream is asked for
-/// one value at a time (a one-value prefetch, refilled as its value goes downstream); once the
-/// downstream asks for `.unlimited`, every upstream is asked for `.unlimited`.
+/// one value at a time (a one-value prefetch, refilled as its value goes downstream), and a value
+/// sent beyond that replaces its upstream's waiting one (``supersede(_:)``); once the downstream
+/// asks for `.unlimited`, every upstream is asked for `.unlimited`.
 @usableFromInline
 internal struct MergeState {
     @usableFromInline
@@ -99,8 +100,20 @@ internal struct MergeState {
             draining = true
             return .deliverNow(refill: !unlimited)
         }
+        if !unlimited { supersede(index) }
         queue.append(Queued(index: index, value: value()))
         return .queued
+    }
+
+    /// While the downstream's demand is finite, each upstream is asked for one value at a time and
+    /// asked again only once its value has gone downstream: an upstream with a value waiting that
+    /// sends another has sent it beyond what it was asked for. Combine keeps only the latest value
+    /// of each such upstream (OpenCombine's `testUpstreamExceedsDemand`, run against Combine), so
+    /// the waiting one is dropped, and the new one waits in arrival order.
+    @inlinable
+    mutating func supersede(_ index: Int) {
+        guard let position = queue[queueHead...].firstIndex(where: { $0.index == index }) else { return }
+        queue.remove(at: position)
     }
 
     /// Upstream `index` completed.

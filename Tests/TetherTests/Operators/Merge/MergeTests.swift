@@ -55,7 +55,11 @@ final class MergeTests: TetherTestCase {
         recorder.cancel()
     }
 
-    func testDemandIsHonouredExactlyAcrossUpstreams() {
+    /// `Upstream` ignores demand. After 0, 100 and 1 the demand is spent: 101 and 2 wait (each
+    /// upstream was asked again as its value went down), and each later value, sent beyond what
+    /// was asked, replaces its upstream's waiting one, leaving 3 and 103, as OpenCombine's
+    /// `testUpstreamExceedsDemand` records of Combine.
+    func testDemandIsHonouredExactlyAndAValueBeyondWhatWasAskedReplacesItsUpstreamsWaitingOne() {
         let a = Upstream(), b = Upstream()
         let recorder = RecordingSubscriber<Int, TestError>(demand: .max(3))
         a.merge(with: b).subscribe(recorder)
@@ -64,8 +68,10 @@ final class MergeTests: TetherTestCase {
             b.send(100 + value)
         }
         XCTAssertEqual(recorder.values, [0, 100, 1])
-        recorder.request(.max(2))
-        XCTAssertEqual(recorder.values, [0, 100, 1, 101, 2])
+        recorder.request(.max(1))
+        XCTAssertEqual(recorder.values, [0, 100, 1, 3])
+        recorder.request(.max(5))
+        XCTAssertEqual(recorder.values, [0, 100, 1, 3, 103])
         recorder.cancel()
     }
 
