@@ -371,22 +371,3 @@ where P.Output == Int, P.Failure == Never {
         .removeDuplicates()
         .sink { tally.sum &+= $0 }
 }
-
-#if TETHER
-/// A source combined with three `Just(1)`, then six more such levels, as RxSwift's CombineLatest
-/// benchmarks.
-func sevenCombineLatests<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
-where P.Output == Int, P.Failure == Never {
-    let one = Just(1)
-    return
-        upstream
-        .combineLatest(one, one, one) { value, _, _, _ in value }
-        .combineLatest(one, one, one) { value, _, _, _ in value }
-        .combineLatest(one, one, one) { value, _, _, _ in value }
-        .combineLatest(one, one, one) { value, _, _, _ in value }
-        .combineLatest(one, one, one) { value, _, _, _ in value }
-        .combineLatest(one, one, one) { value, _, _, _ in value }
-        .combineLatest(one, one, one) { value, _, _, _ in value }
-        .sink { tally.sum &+= $0 }
-}
-#endif

@@ -9,8 +9,8 @@
 //
 // The API boundaries (`derived(_:stages:)`, `lookup(_:)`, `request(_:through:)`, `decoded(_:)`,
 // `parsed(_:)` and the models) and the Rx-shaped chains (`sixMapFilterPairs`, `fiveFlatMaps`,
-// `fiveSwitches`, `Tally`) are the benchmarks' own, Benchmarks/Shared/AppBoundaries.swift and
-// Chains.swift, linked here.
+// `fiveSwitches`, `sevenCombineLatests`, `Tally`) are the benchmarks' own,
+// Benchmarks/Shared/AppBoundaries.swift and Chains.swift, linked here.
 import Foundation
 import Tether
 
@@ -165,6 +165,18 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     },
     "switch-pump": { count, tally in
         fiveSwitches(repeatElement(1, count: count).publisher, into: tally).cancel()
+    },
+    // Seven `combineLatest` levels, each with three `Just(1)`, made and cancelled, and one element
+    // pumped through them.
+    "combine-latest-create": { count, tally in
+        for _ in 0..<count { sevenCombineLatests(CollectionOfOne(1).publisher, into: tally).cancel() }
+    },
+    "combine-latest-pump": { count, tally in
+        sevenCombineLatests(repeatElement(1, count: count).publisher, into: tally).cancel()
+    },
+    // One send of an erased subject through seven nested, erased `combineLatest` levels.
+    "erased-7-combine-latest-send": { count, tally in
+        sends(count, tally) { nestedCombineLatest($0, levels: 7) }
     },
     // One send of an erased subject flat-mapped to an erased lookup, to a `Future` fulfilled as
     // it is made, to the lookup's `first()`, and to a `Deferred { Future }` fulfilled after the

@@ -86,16 +86,29 @@ where Machine.Slots.Output == Downstream.Input {
     package func receive<Input>(_ index: Int, _ input: Input, _ put: (inout Slots, Input) -> Void)
         -> Subscribers.Demand
     {
-        // The thread is asked for only while some thread delivers: most values arrive between
-        // deliveries.
-        let delivering = deliveringThread.load(ordering: .relaxed)
-        let fromDelivery = delivering != 0 && delivering == DownstreamTurn.currentThread
-        let (outcome, output) = machine.withLock {
-            fromDelivery ? $0.receiveFromDelivery(index) { put(&$0, input) } : $0.receive(index) { put(&$0, input) }
+        // Most values arrive between deliveries; one that arrives during a delivery is told
+        // apart out of line, which keeps this path small enough to be inlined into the upstream.
+        if deliveringThread.load(ordering: .relaxed) != 0 {
+            return receiveDuringDelivery(index, input, put)
         }
+        let (outcome, output) = machine.withLock { $0.receive(index) { put(&$0, input) } }
         // Most values only wait for their partners: nothing to perform.
         if case .idle = outcome.step, outcome.request == nil, outcome.cancel == nil { return .none }
         return perform(outcome, output)
+    }
+
+    /// ``receive(_:_:_:)`` for a value that arrives while some thread delivers: from inside the
+    /// delivery, on its thread (``CombiningState/receiveFromDelivery(_:_:)``), or from another.
+    @inlinable
+    @inline(never)
+    package func receiveDuringDelivery<Input>(
+        _ index: Int, _ input: Input, _ put: (inout Slots, Input) -> Void
+    ) -> Subscribers.Demand {
+        let fromDelivery = deliveringThread.load(ordering: .relaxed) == DownstreamTurn.currentThread
+        return perform(
+            machine.withLock {
+                fromDelivery ? $0.receiveFromDelivery(index) { put(&$0, input) } : $0.receive(index) { put(&$0, input) }
+            })
     }
 
     @inlinable
