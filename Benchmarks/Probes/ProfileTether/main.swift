@@ -63,6 +63,16 @@ func virtualTimeSends<Timed: Publisher>(
     cancellable.cancel()
 }
 
+/// Runs `body` in a task and blocks until it returns.
+func waitFor(_ body: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await body()
+        done.signal()
+    }
+    done.wait()
+}
+
 /// The scenarios, by name: what one operation is.
 let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     // `Just(x).map(f).sink { }`, made and cancelled.
@@ -177,6 +187,12 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     // One send of an erased subject through seven nested, erased `combineLatest` levels.
     "erased-7-combine-latest-send": { count, tally in
         sends(count, tally) { nestedCombineLatest($0, levels: 7) }
+    },
+    // One element of a `Sequence` publisher taken by `for await` over `.values`.
+    "values-next": { count, tally in
+        waitFor {
+            for await value in (0..<count).publisher.values { tally.sum &+= value }
+        }
     },
     // One send of an erased subject flat-mapped to an erased lookup, to a `Future` fulfilled as
     // it is made, to the lookup's `first()`, and to a `Deferred { Future }` fulfilled after the

@@ -62,7 +62,8 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 
         /// Produces the next element in the prefix sequence.
         ///
-        /// Requests one element and suspends until it arrives.
+        /// Requests one element and suspends until it arrives (not at all when the publisher
+        /// delivers it inside the request, as a `Sequence` or `Just` does).
         /// - Returns: The next published element, or `nil` if the publisher finishes normally,
         ///   the iteration was cancelled, or the task is cancelled.
         /// - Throws: The publisher's failure; later calls return `nil`.

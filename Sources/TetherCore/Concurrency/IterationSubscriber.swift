@@ -1,6 +1,11 @@
 /// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``: it asks upstream for
 /// one value per call of `next()` and hands each value to the oldest caller waiting.
 ///
+/// A call that finds no other caller asks for its value before it thinks of suspending: a
+/// publisher that answers inside `request` (a `Sequence`, `Just`, a buffer) answers it without a
+/// continuation, and only a call still unanswered when `request` returns suspends, first in line
+/// (``IterationState/Ask``).
+///
 /// Nothing is buffered: every value answers a caller that asked for it. Calls of `next()` may
 /// overlap (from several tasks sharing an iterator): each waits in turn, first come first
 /// served, and each asks for one more value; calls made before the publisher hands over its
@@ -64,6 +69,8 @@ internal final class IterationSubscriber<Output, Failure: Error>: Subscriber, Ca
         switch state.withLock({ $0.receive(input) }) {
         case .deliver(let waiter):
             waiter.resume(returning: Unchecked(.success(input)))
+        case .kept:
+            break
         case .end(let waiting):
             Self.answer(waiting)
         case .unrequested:
@@ -94,16 +101,40 @@ internal final class IterationSubscriber<Output, Failure: Error>: Subscriber, Ca
             cancel()
             return .success(nil)
         }
-        if let answer = state.withLock({ $0.answerAtOnce() }) {
+        switch state.withLock({ $0.ask() }) {
+        case .answer(let answer):
             return answer
+        case .request(let subscription):
+            subscription.request(.max(1))
+            if let answer = state.withLock({ $0.takeAnswer() }) {
+                return answer
+            }
+            return await suspend(isolation: actor) { self.waitForAnswer($0) }
+        case nil:
+            return await suspend(isolation: actor) { self.wait($0) }
         }
-        return await withTaskCancellationHandler(
-            operation: {
-                await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in self.wait(waiter) }
-            },
+    }
+
+    /// Suspends the caller until the call `enter` makes with its continuation has it answered;
+    /// cancelling the task ends the iteration.
+    @inlinable
+    internal func suspend(
+        isolation actor: isolated (any Actor)?, _ enter: (Waiter) -> Void
+    ) async -> Result<Output?, Failure> {
+        await withTaskCancellationHandler(
+            operation: { await withUnsafeContinuation(isolation: actor) { enter($0) } },
             onCancel: { self.cancel() },
             isolation: actor
         ).value
+    }
+
+    /// Suspends the caller that asked for its value and was not answered inside `request`, first
+    /// in line; resumes it at once if the answer came meanwhile.
+    @inlinable
+    internal func waitForAnswer(_ waiter: Waiter) {
+        if let answer = state.withLock({ $0.waitForAnswer(waiter) }) {
+            waiter.resume(returning: Unchecked(answer))
+        }
     }
 
     /// Queues the caller and asks for its value; a publisher that answers inside `request`
@@ -157,9 +188,27 @@ internal struct IterationState<Output, Failure: Error> {
     @usableFromInline
     internal enum InputAction {
         case deliver(Waiter)
+        /// The asking caller's answer, kept for it to take.
+        case kept
         /// No subscription (yet, or any more): the waiting callers end with `nil`.
         case end(Answers)
         case unrequested
+    }
+
+    @usableFromInline
+    internal enum AskAction {
+        case answer(Result<Output?, Failure>)
+        case request(any Subscription)
+    }
+
+    /// The caller of `next()` that asked for its value without waiting in line (the only caller
+    /// when it asked, so the oldest): asking inside `request`, answered, or suspended after all.
+    @usableFromInline
+    internal enum Ask {
+        case none
+        case asking
+        case answered(Result<Output?, Failure>)
+        case waiting(Waiter)
     }
 
     @usableFromInline
@@ -171,6 +220,8 @@ internal struct IterationState<Output, Failure: Error> {
     /// Where the upstream stands; once terminal (completed or cancelled), every later call gets
     /// `nil` (after a kept failure).
     @usableFromInline var status = UpstreamStatus.awaitingSubscription
+    /// The caller that asked for its value without waiting in line: older than every waiter.
+    @usableFromInline var asker = Ask.none
     /// Callers suspended in `next()`, oldest first; each has asked for one value.
     @usableFromInline var waiters = RingBuffer<Waiter>()
     /// Values asked for before the subscription arrived.
@@ -192,6 +243,16 @@ internal struct IterationState<Output, Failure: Error> {
     @inlinable
     mutating func receive(_ input: Output) -> InputAction {
         guard status.isSubscribed() else { return .end(takeWaiters(answering: .success(nil))) }
+        switch asker {
+        case .asking:
+            asker = .answered(.success(input))
+            return .kept
+        case .waiting(let waiter):
+            asker = .none
+            return .deliver(waiter)
+        case .none, .answered:
+            break
+        }
         guard let waiter = waiters.popFirst() else { return .unrequested }
         return .deliver(waiter)
     }
@@ -209,13 +270,12 @@ internal struct IterationState<Output, Failure: Error> {
         }
         status = .terminal
         pendingDemand = .none
-        guard let first = waiters.popFirst() else {
+        // The oldest caller gets the outcome, the others the end; the failure is not kept.
+        var answers = Answers()
+        guard answerOldest(IterationState.outcome(of: completion), into: &answers) else {
             if case .failure(let error) = completion { failure = error }
             return (Answers(), released)
         }
-        // The oldest caller gets the outcome, the others the end; the failure is not kept.
-        var answers = Answers()
-        answers.append((first, IterationState.outcome(of: completion)))
         takeWaiters(answering: .success(nil), into: &answers)
         return (answers, released)
     }
@@ -241,6 +301,33 @@ internal struct IterationState<Output, Failure: Error> {
         return .success(nil)
     }
 
+    /// A call of `next()` that may not need to suspend: its answer when it has one at once, or,
+    /// when it is the only caller, the subscription to ask for its value (it is then the asker);
+    /// `nil` when it must wait in line (``wait(_:)``).
+    @inlinable
+    mutating func ask() -> AskAction? {
+        if let answer = answerAtOnce() { return .answer(answer) }
+        guard case .none = asker, waiters.isEmpty, case .subscribed(let subscription) = status else { return nil }
+        asker = .asking
+        return .request(subscription)
+    }
+
+    /// The asker's answer, if `request` (or the end of the stream) gave it one.
+    @inlinable
+    mutating func takeAnswer() -> Result<Output?, Failure>? {
+        guard case .answered(let answer) = asker else { return nil }
+        asker = .none
+        return answer
+    }
+
+    /// The asker suspends: its answer if it came meanwhile, else it waits, ahead of every waiter.
+    @inlinable
+    mutating func waitForAnswer(_ waiter: Waiter) -> Result<Output?, Failure>? {
+        if let answer = takeAnswer() { return answer }
+        asker = .waiting(waiter)
+        return nil
+    }
+
     /// Queues a caller: the subscription to ask for its value, or its answer when it need not
     /// wait, or `nil` when its demand waits for the subscription.
     @inlinable
@@ -263,9 +350,28 @@ internal struct IterationState<Output, Failure: Error> {
 
     @inlinable
     mutating func takeWaiters(answering answer: Result<Output?, Failure>, into answers: inout Answers) {
-        while let waiter = waiters.popFirst() {
+        while answerOldest(answer, into: &answers) {}
+    }
+
+    /// Answers the oldest caller still unanswered (the asker, then the waiters in line) with
+    /// `answer`: an asker still inside `request` finds it when it returns.
+    /// - Returns: `false` when no caller is left unanswered.
+    @inlinable
+    mutating func answerOldest(_ answer: Result<Output?, Failure>, into answers: inout Answers) -> Bool {
+        switch asker {
+        case .asking:
+            asker = .answered(answer)
+            return true
+        case .waiting(let waiter):
+            asker = .none
             answers.append((waiter, answer))
+            return true
+        case .none, .answered:
+            break
         }
+        guard let waiter = waiters.popFirst() else { return false }
+        answers.append((waiter, answer))
+        return true
     }
 
     @inlinable

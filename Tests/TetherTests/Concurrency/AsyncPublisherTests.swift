@@ -146,7 +146,9 @@ final class AsyncPublisherTests: TetherTestCase {
         }
     }
 
-    func testAFailureGoesToTheOldestCallerAndTheOthersEnd() {
+    /// The first caller asked while alone and was not answered inside its request: it is still
+    /// the oldest, ahead of the callers that came after it.
+    func testAValueThenAFailureGoToTheOldestCallersAndTheOthersEnd() {
         let publisher = HeldSubscriberPublisher<Int, TestError>()
         let box = ThrowingIteratorBox(publisher.values.makeAsyncIterator())
         let subscription = RecordingSubscription()
@@ -156,10 +158,13 @@ final class AsyncPublisherTests: TetherTestCase {
             XCTAssertTrue(eventually { subscription.events.count == 1 })
             async let second = box.next()
             XCTAssertTrue(eventually { subscription.events.count == 2 })
+            async let third = box.next()
+            XCTAssertTrue(eventually { subscription.events.count == 3 })
+            XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none)
             publisher.subscriber?.receive(completion: .failure(TestError(id: 1)))
-            let outcomes = await [first, second]
-            XCTAssertEqual(outcomes, [.failure(TestError(id: 1)), .success(nil)])
-            XCTAssertEqual(subscription.events, [.requested(.max(1)), .requested(.max(1))])
+            let outcomes = await [first, second, third]
+            XCTAssertEqual(outcomes, [.success(1), .failure(TestError(id: 1)), .success(nil)])
+            XCTAssertEqual(subscription.events, Array(repeating: .requested(.max(1)), count: 3))
         }
     }
 
@@ -195,6 +200,55 @@ final class AsyncPublisherTests: TetherTestCase {
         publisher.subscriber?.receive(subscription: subscription)
         XCTAssertEqual(subscription.events, [.requested(.max(1))], "as in Combine")
     }
+
+    func testAValueAndTheFinishSentInsideTheRequestAnswerTwoCalls() {
+        let publisher = HeldSubscriberPublisher<Int, Never>()
+        let box = IteratorBox(publisher.values.makeAsyncIterator())
+        let subscription = AnsweringSubscription { count in
+            XCTAssertEqual(publisher.subscriber?.receive(count), Subscribers.Demand.none)
+            if count == 2 { publisher.subscriber?.receive(completion: .finished) }
+        }
+        publisher.subscriber?.receive(subscription: subscription)
+        runAsync {
+            let values = [await box.next(), await box.next(), await box.next()]
+            XCTAssertEqual(values, [1, 2, nil])
+        }
+        XCTAssertEqual(subscription.requests, [.max(1), .max(1)])
+    }
+
+    func testAFailureSentInsideTheRequestAnswersTheCallerThatAskedAndTheNextEnds() {
+        let publisher = HeldSubscriberPublisher<Int, TestError>()
+        let box = ThrowingIteratorBox(publisher.values.makeAsyncIterator())
+        let subscription = AnsweringSubscription { _ in
+            publisher.subscriber?.receive(completion: .failure(TestError(id: 7)))
+        }
+        publisher.subscriber?.receive(subscription: subscription)
+        runAsync {
+            let outcomes = [await box.next(), await box.next()]
+            XCTAssertEqual(outcomes, [.failure(TestError(id: 7)), .success(nil)])
+        }
+        XCTAssertEqual(subscription.requests, [.max(1)])
+    }
+}
+
+/// A subscription that answers each request at once, inside it, with `answer(n)` for the n-th.
+private final class AnsweringSubscription: Subscription, @unchecked Sendable {
+    private let answer: (Int) -> Void
+    private let log = Locked<[Subscribers.Demand]>([])
+
+    init(_ answer: @escaping (Int) -> Void) { self.answer = answer }
+
+    var requests: [Subscribers.Demand] { log.withLock { $0 } }
+
+    func request(_ demand: Subscribers.Demand) {
+        let count = log.withLock { requests in
+            requests.append(demand)
+            return requests.count
+        }
+        answer(count)
+    }
+
+    func cancel() {}
 }
 
 /// Whether an `AsyncPublisher` iterator's subscriber is alive, read from the ledger.

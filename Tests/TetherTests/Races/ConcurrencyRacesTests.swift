@@ -107,4 +107,56 @@ final class ConcurrencyRacesTests: TetherTestCase {
                     eventually { SubscriptionLedger.liveCount <= 1 }, SubscriptionLedger.snapshot().description)
             })
     }
+
+    /// Each request is answered from another thread, so the value lands before the caller takes
+    /// its answer, while it suspends, or after: every value still answers exactly one call, in
+    /// order.
+    func testValuesAnsweredFromAnotherThreadAsTheRequestReturnsReachEveryCallInOrder() {
+        let publisher = AnsweredElsewherePublisher(count: 2_000)
+        runAsync(timeout: 60) {
+            var received: [Int] = []
+            for await value in publisher.values { received.append(value) }
+            XCTAssertEqual(received, Array(1...2_000))
+        }
+    }
+}
+
+/// Answers the n-th request, on a global queue, with the value n, and finishes after `count`.
+private final class AnsweredElsewherePublisher: Publisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+
+    let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscriber.receive(subscription: Answering(AnySubscriber(subscriber), count: count))
+    }
+
+    private final class Answering: Subscription, @unchecked Sendable {
+        let subscriber: AnySubscriber<Int, Never>
+        let count: Int
+        let sent = Locked(0)
+
+        init(_ subscriber: AnySubscriber<Int, Never>, count: Int) {
+            self.subscriber = subscriber
+            self.count = count
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            let value = sent.withLock { sent -> Int in
+                sent += 1
+                return sent
+            }
+            // The call after the last value may ask before the finish has gone out.
+            guard value <= count else { return }
+            DispatchQueue.global().async { [box = UncheckedBox(subscriber), count] in
+                _ = box.value.receive(value)
+                if value == count { box.value.receive(completion: .finished) }
+            }
+        }
+
+        func cancel() {}
+    }
 }
