@@ -69,6 +69,8 @@ internal struct MergeState {
     /// Values in arrival order, waiting for demand or for the drainer.
     @usableFromInline var queue: [Queued] = []
     @usableFromInline var queueHead = 0
+    /// The most values an emptied queue keeps room for.
+    @usableFromInline static let keptCapacity = 256
     /// A thread is calling the downstream. Initially: the subscription is being handed over.
     @usableFromInline var draining = true
     /// The downstream asked for `.unlimited`, and so was every upstream.
@@ -231,8 +233,10 @@ internal struct MergeState {
         let next = queue[queueHead]
         queueHead += 1
         if queueHead == queue.count {
-            // An emptied queue keeps its buffer: steady bursts then cost no allocation.
-            queue.removeAll(keepingCapacity: true)
+            // An emptied queue keeps a small buffer, so that steady bursts cost no allocation,
+            // and lets go of a large one, so that one long burst does not hold its memory for as
+            // long as the merge lives.
+            queue.removeAll(keepingCapacity: queue.capacity <= MergeState.keptCapacity)
             queueHead = 0
         }
         demand -= 1

@@ -25,6 +25,25 @@ final class MergeStateTests: TetherTestCase {
         XCTAssertEqual(machine.demand, .max(2))
     }
 
+    func testAnEmptiedQueueKeepsASmallBufferAndLetsGoOfALargeOne() {
+        var (machine, _) = started(2)
+        _ = machine.request(.unlimited)
+        for burst in [10, 1_000] {
+            XCTAssertEqual(machine.receive(0, 0), .deliverNow(refill: false))
+            for value in 0..<burst { XCTAssertEqual(machine.receive(1, value), .queued) }
+            for _ in 0..<burst {
+                guard case .deliver = machine.delivered(.none) else { return XCTFail("expected a delivery") }
+            }
+            XCTAssertIdle(machine.delivered(.none))
+            XCTAssertFalse(machine.hasQueued)
+            if burst <= MergeState.keptCapacity {
+                XCTAssertGreaterThanOrEqual(machine.queue.capacity, burst, "kept for the next burst")
+            } else {
+                XCTAssertLessThanOrEqual(machine.queue.capacity, MergeState.keptCapacity, "let go of")
+            }
+        }
+    }
+
     func testValueWithDemandIsDeliveredDirectlyAndOthersQueueBehindTheDrainer() {
         var (machine, _) = started(2)
         _ = machine.request(.max(2))
