@@ -13,6 +13,10 @@ package struct RingBuffer<Element> {
     @inlinable
     package var isEmpty: Bool { count == 0 }
 
+    /// How many elements fit before the ring grows.
+    @inlinable
+    package var capacity: Int { slots.count }
+
     /// The elements, oldest first.
     @inlinable
     package var elements: [Element] {
@@ -40,6 +44,21 @@ package struct RingBuffer<Element> {
         guard count > 0 else { return nil }
         let element = slots[head].take()
         head = (head + 1) % slots.count
+        count -= 1
+        return element
+    }
+
+    /// Removes and returns the element `offset` places from the oldest; the younger ones move up
+    /// one place, so the order of the rest is kept.
+    @inlinable
+    @discardableResult
+    package mutating func remove(at offset: Int) -> Element {
+        precondition(offset >= 0 && offset < count, "RingBuffer offset \(offset) out of 0..<\(count)")
+        let capacity = slots.count
+        let element = slots[(head + offset) % capacity].take()!
+        for position in offset..<(count - 1) {
+            slots[(head + position) % capacity] = slots[(head + position + 1) % capacity].take()
+        }
         count -= 1
         return element
     }

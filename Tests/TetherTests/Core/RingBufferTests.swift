@@ -42,4 +42,42 @@ final class RingBufferTests: TetherTestCase {
         none.append(1, keepingAtMost: 0)
         XCTAssertTrue(none.isEmpty)
     }
+
+    func testRemovingAtAnOffsetKeepsTheOrderOfTheRestAcrossWrapAround() {
+        var buffer = RingBuffer<Int>()
+        for value in 0..<4 { buffer.append(value) }
+        _ = buffer.popFirst()
+        _ = buffer.popFirst()
+        for value in 4..<6 { buffer.append(value) }
+        // The ring holds 2, 3 | 4, 5 wrapped round its four slots.
+        XCTAssertEqual(buffer.capacity, 4)
+        XCTAssertEqual(buffer.remove(at: 1), 3)
+        XCTAssertEqual(buffer.elements, [2, 4, 5])
+        XCTAssertEqual(buffer.remove(at: 2), 5)
+        XCTAssertEqual(buffer.remove(at: 0), 2)
+        XCTAssertEqual(buffer.elements, [4])
+        buffer.append(6)
+        buffer.append(7)
+        XCTAssertEqual(buffer.elements, [4, 6, 7])
+    }
+
+    func testAnElementLeavesTheRingAsItIsTaken() {
+        final class Box {}
+        var buffer = RingBuffer<Box>()
+        weak var first: Box?
+        weak var second: Box?
+        do {
+            let a = Box(), b = Box()
+            first = a
+            second = b
+            buffer.append(a)
+            buffer.append(b)
+            buffer.append(Box())
+        }
+        XCTAssertNotNil(buffer.popFirst())
+        XCTAssertNil(first, "popped")
+        buffer.remove(at: 0)
+        XCTAssertNil(second, "removed")
+        XCTAssertEqual(buffer.count, 1)
+    }
 }

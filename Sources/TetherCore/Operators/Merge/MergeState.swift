@@ -66,9 +66,9 @@ internal struct MergeState {
     @usableFromInline var children: [CombiningUpstream]
     @usableFromInline var phase = Phase.running
     @usableFromInline var demand = Subscribers.Demand.none
-    /// Values in arrival order, waiting for demand or for the drainer.
-    @usableFromInline var queue: [Queued] = []
-    @usableFromInline var queueHead = 0
+    /// Values in arrival order, waiting for demand or for the drainer. A value leaves the queue
+    /// as it goes downstream, so the queue never holds one that was delivered.
+    @usableFromInline var queue = RingBuffer<Queued>()
     /// The most values an emptied queue keeps room for.
     @usableFromInline static let keptCapacity = 256
     /// A thread is calling the downstream. Initially: the subscription is being handed over.
@@ -82,7 +82,7 @@ internal struct MergeState {
     }
 
     @inlinable
-    internal var hasQueued: Bool { queueHead < queue.count }
+    internal var hasQueued: Bool { !queue.isEmpty }
 
     /// Upstream `index` handed over its subscription.
     /// - Returns: The demand to request from it, or `nil` when the subscription must be
@@ -114,8 +114,8 @@ internal struct MergeState {
     /// the waiting one is dropped, and the new one waits in arrival order.
     @inlinable
     mutating func supersede(_ index: Int) {
-        guard let position = queue[queueHead...].firstIndex(where: { $0.index == index }) else { return }
-        queue.remove(at: position)
+        guard let offset = queue.firstIndex(where: { $0.index == index }) else { return }
+        queue.remove(at: offset)
     }
 
     /// Upstream `index` completed.
@@ -230,14 +230,12 @@ internal struct MergeState {
 
     @inlinable
     mutating func dequeue() -> Step {
-        let next = queue[queueHead]
-        queueHead += 1
-        if queueHead == queue.count {
-            // An emptied queue keeps a small buffer, so that steady bursts cost no allocation,
-            // and lets go of a large one, so that one long burst does not hold its memory for as
-            // long as the merge lives.
-            queue.removeAll(keepingCapacity: queue.capacity <= MergeState.keptCapacity)
-            queueHead = 0
+        let next = queue.popFirst()!
+        if queue.isEmpty, queue.capacity > MergeState.keptCapacity {
+            // An emptied queue keeps a small ring, so that steady bursts cost no allocation, and
+            // lets go of a large one, so that one long burst does not hold its memory for as long
+            // as the merge lives.
+            queue.removeAll()
         }
         demand -= 1
         var refill: (any Subscription)?
@@ -249,8 +247,7 @@ internal struct MergeState {
 
     @inlinable
     mutating func dropQueue() {
-        queue = []
-        queueHead = 0
+        queue.removeAll()
     }
 
     /// Every subscription still held, which the machine forgets.

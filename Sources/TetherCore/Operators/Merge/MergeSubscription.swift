@@ -67,7 +67,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
         let more = InPlace.receive(input, by: &downstream)
         // The usual case, nothing queued meanwhile, settles without building a `Step`.
         if let step = machine.withLock({ $0.settle(more) ? nil : $0.delivered(more) }) {
-            drain(step)
+            drain(consume step)
         }
         return refill ? .max(1) : .none
     }
@@ -76,7 +76,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
     internal func sideReceive(_ index: Int, completion: Subscribers.Completion<Downstream.Failure>) {
         let (others, step) = machine.withLock { $0.complete(index, completion.eraseError()) }
         for subscription in others { subscription.cancel() }
-        drain(step)
+        drain(consume step)
     }
 
     /// Asks for more; `.none` is ignored, as Combine's merge ignores it.
@@ -84,7 +84,7 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
     internal func request(_ demand: Subscribers.Demand) {
         let (unlimit, step) = machine.withLock { $0.request(demand) }
         for subscription in unlimit { subscription.request(.unlimited) }
-        drain(step)
+        drain(consume step)
     }
 
     @inlinable
@@ -94,10 +94,10 @@ internal final class MergeSubscription<Downstream: Subscriber>: Subscription, Cu
         for subscription in upstreams { subscription.cancel() }
     }
 
-    /// Runs the machine's steps as the drainer until it goes idle.
+    /// Runs the machine's steps as the drainer until it goes idle. The step is the drain's own, so
+    /// that a value is let go of once delivered, not kept by the caller until the drain ends.
     @inlinable
-    internal func drain(_ step: MergeState.Step) {
-        var step = step
+    internal func drain(_ step: consuming MergeState.Step) {
         while true {
             switch step {
             case .idle:

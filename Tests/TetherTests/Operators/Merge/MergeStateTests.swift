@@ -44,6 +44,24 @@ final class MergeStateTests: TetherTestCase {
         }
     }
 
+    func testADeliveredValueLeavesTheQueueWhileOthersStillWait() {
+        final class Box {}
+        var (machine, _) = started(2)
+        _ = machine.request(.unlimited)
+        XCTAssertEqual(machine.receive(0, 0), .deliverNow(refill: false))
+        weak var delivered: Box?
+        do {
+            let box = Box()
+            delivered = box
+            XCTAssertEqual(machine.receive(1, box), .queued)
+            XCTAssertEqual(machine.receive(1, Box()), .queued)
+            guard case .deliver(let value, _) = machine.delivered(.none) else { return XCTFail("expected a delivery") }
+            XCTAssertTrue(value as? Box === box)
+        }
+        XCTAssertTrue(machine.hasQueued)
+        XCTAssertNil(delivered, "a value gone downstream is not kept while the queue is not empty")
+    }
+
     func testValueWithDemandIsDeliveredDirectlyAndOthersQueueBehindTheDrainer() {
         var (machine, _) = started(2)
         _ = machine.request(.max(2))

@@ -161,6 +161,31 @@ final class MergeTests: TetherTestCase {
         b.releaseSubscribers()
     }
 
+    func testAQueuedValueIsLetGoOfOnceDeliveredNotWhenTheQueueEmpties() {
+        final class Payload {
+            let number: Int
+            init(_ number: Int) { self.number = number }
+        }
+        let a = PassthroughSubject<Payload, Never>(), b = PassthroughSubject<Payload, Never>()
+        weak var firstQueued: Payload?
+        var history: [String] = []
+        let cancellable = a.merge(with: b).sink { payload in
+            history.append("\(payload.number)")
+            if payload.number == 0 {
+                let one = Payload(1)
+                firstQueued = one
+                b.send(one)
+                b.send(Payload(2))
+                b.send(Payload(3))
+            } else {
+                history.append(firstQueued == nil ? "1 released" : "1 kept")
+            }
+        }
+        a.send(Payload(0))
+        XCTAssertEqual(history, ["0", "1", "1 kept", "2", "1 released", "3", "1 released"])
+        cancellable.cancel()
+    }
+
     func testSecondSubscriptionFromAnUpstreamIsCancelled() {
         let a = ManualPublisher<Int, TestError>(), b = Upstream()
         let recorder = RecordingSubscriber<Int, TestError>()
