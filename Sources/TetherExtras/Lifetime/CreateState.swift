@@ -40,10 +40,8 @@ internal struct CreateState<Output, Failure: Error> {
     }
 
     var downstream: Downstream?
-    var buffer: [Output] = []
-    /// The first value of `buffer` not yet delivered: taking from the front moves this on rather
-    /// than shifting the array each time.
-    var head = 0
+    /// Values waiting for demand, oldest first; a value leaves as it is delivered.
+    var buffer = RingBuffer<Output>()
     var demand = Subscribers.Demand.none
     /// A completion sent by the source, waiting behind the buffer.
     var completion: Subscribers.Completion<Failure>?
@@ -102,11 +100,10 @@ internal struct CreateState<Output, Failure: Error> {
 
     /// The subscriber cancelled: the subscriber and the buffer to let go of outside the lock,
     /// and the cleanup to run, if the body has returned one.
-    mutating func cancel() -> (released: Downstream?, buffer: [Output], cleanup: AnyCancellable?) {
+    mutating func cancel() -> (released: Downstream?, buffer: RingBuffer<Output>, cleanup: AnyCancellable?) {
         defer {
             downstream = nil
-            buffer = []
-            head = 0
+            buffer.removeAll()
             completion = nil
             sourceDone = true
         }
@@ -135,20 +132,11 @@ internal struct CreateState<Output, Failure: Error> {
             return .stop
         }
         demand += extra
-        if head < buffer.count, demand > 0 {
-            let value = buffer[head]
-            head += 1
+        if demand > 0, let value = buffer.popFirst() {
             demand -= 1
-            if head == buffer.count {
-                buffer.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 64, head * 2 >= buffer.count {
-                buffer.removeFirst(head)
-                head = 0
-            }
             return .value(value, downstream)
         }
-        if head == buffer.count, let completion {
+        if buffer.isEmpty, let completion {
             self.downstream = nil
             self.completion = nil
             draining = false
