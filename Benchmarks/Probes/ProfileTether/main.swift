@@ -125,6 +125,23 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
         for value in 0..<count { settings.level = value }
         cancellable.cancel()
     },
+    // One pair sent to two erased subjects zipped, and one send to each of two merged: the
+    // `App: zip` and `App: merge` rows' shapes.
+    "erased-zip-pair": { count, tally in
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()
+        let cancellable = pairs(a.eraseToAnyPublisher(), b.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
+        for value in 0..<count {
+            a.send(value)
+            b.send(value)
+        }
+        cancellable.cancel()
+    },
+    "erased-merge-send": { count, tally in
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()
+        let cancellable = events(a.eraseToAnyPublisher(), b.eraseToAnyPublisher()).sink { tally.sum &+= $0 }
+        for value in 0..<count { (value & 1 == 0 ? a : b).send(value) }
+        cancellable.cancel()
+    },
     // One send through an erased subject, one erased `map` stage, into a sink.
     "erased-1-stage-send": { count, tally in
         sends(count, tally) { derived($0, stages: 1) }

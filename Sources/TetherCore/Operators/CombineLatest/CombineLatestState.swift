@@ -23,6 +23,9 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     /// "CombineLatest", as its subscriptions describe themselves.
     @usableFromInline package static var name: StaticString { "CombineLatest" }
 
+    /// A value sent from inside a delivery makes no combination (``receiveFromDelivery(_:_:)``).
+    @usableFromInline package static var tellsFedBackValuesApart: Bool { true }
+
     @usableFromInline package var upstreams: [CombiningUpstream]
     @usableFromInline package var live: [any Subscription] = []
     @usableFromInline package var slots: Slots

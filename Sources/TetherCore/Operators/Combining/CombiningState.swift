@@ -12,6 +12,11 @@ package protocol CombiningState {
     /// The family's name, as subscriptions describe themselves ("Zip", "CombineLatest").
     static var name: StaticString { get }
 
+    /// Whether a value an upstream sends from inside the downstream's `receive(_:)` is treated
+    /// apart (``receiveFromDelivery(_:_:)``). When it is not, the subscription does not keep track
+    /// of the delivering thread at all, and every value goes through ``receive(_:_:)``.
+    static var tellsFedBackValuesApart: Bool { get }
+
     init(upstreams: Int)
 
     var upstreams: [CombiningUpstream] { get set }
@@ -39,7 +44,8 @@ package protocol CombiningState {
     mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> CombiningHandout<Slots.Output>
 
     /// As ``receive(_:_:)``, for a value that upstream `index` sends from inside the downstream's
-    /// `receive(_:)`, on the thread delivering it (a subscriber that feeds an upstream back).
+    /// `receive(_:)`, on the thread delivering it (a subscriber that feeds an upstream back);
+    /// called only when ``tellsFedBackValuesApart``.
     mutating func receiveFromDelivery(_ index: Int, _ put: (inout Slots) -> Void) -> CombiningHandout<Slots.Output>
 
     mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>)

@@ -37,7 +37,9 @@ where Machine.Slots.Output == Downstream.Input {
 
     /// The thread calling the downstream's `receive(_:)` (``DownstreamTurn/currentThread``), or 0:
     /// a value an upstream sends from inside that call, on that thread, is told apart
-    /// (``CombiningState/receiveFromDelivery(_:_:)``). Relaxed: a thread compares it with its own
+    /// (``CombiningState/receiveFromDelivery(_:_:)``). Kept only for a family that tells such
+    /// values apart (``CombiningState/tellsFedBackValuesApart``, a constant the specialiser folds);
+    /// it stays 0 for the others. Relaxed: a thread compares it with its own
     /// number, which only it stores, and its own stores it always reads back.
     @usableFromInline
     internal let deliveringThread = Atomic<UInt>(0)
@@ -88,7 +90,7 @@ where Machine.Slots.Output == Downstream.Input {
     {
         // Most values arrive between deliveries; one that arrives during a delivery is told
         // apart out of line, which keeps this path small enough to be inlined into the upstream.
-        if deliveringThread.load(ordering: .relaxed) != 0 {
+        if Machine.tellsFedBackValuesApart, deliveringThread.load(ordering: .relaxed) != 0 {
             return receiveDuringDelivery(index, input, put)
         }
         let (outcome, output) = machine.withLock { $0.receive(index) { put(&$0, input) } }
@@ -173,10 +175,12 @@ where Machine.Slots.Output == Downstream.Input {
                     preconditionFailure("\(Machine.name): a delivery was handed out without its output")
                 }
                 // Called where it is kept, a `let`: no copy, no retain.
-                if thread == 0 { thread = DownstreamTurn.currentThread }
-                deliveringThread.store(thread, ordering: .relaxed)
+                if Machine.tellsFedBackValuesApart {
+                    if thread == 0 { thread = DownstreamTurn.currentThread }
+                    deliveringThread.store(thread, ordering: .relaxed)
+                }
                 let more = heldSubscriber.receive(value)
-                deliveringThread.store(0, ordering: .relaxed)
+                if Machine.tellsFedBackValuesApart { deliveringThread.store(0, ordering: .relaxed) }
                 // Settled: the turn is over with nothing to do, which an idle outcome says.
                 (outcome, output) = machine.withLock {
                     $0.settle(more) ? (CombiningOutcome(), nil) : $0.delivered(more)

@@ -59,9 +59,12 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
         return (outcome, tuple)
     }
 
-    /// A value sent from inside the downstream's `receive(_:)`: queued like any other, to be paired
-    /// once its partners arrive (OpenCombine's `testUpstreamValueReceivedWhileSendingValue`, run
-    /// against Combine).
+    /// A value sent from inside the downstream's `receive(_:)`, on the delivering thread, is
+    /// received like any other, to be paired once its partners arrive (OpenCombine's
+    /// `testUpstreamValueReceivedWhileSendingValue`, run against Combine); so ``receive(_:_:)``
+    /// serves for it, which ``receiveFromDelivery(_:_:)`` only repeats.
+    @usableFromInline package static var tellsFedBackValuesApart: Bool { false }
+
     @inlinable
     package mutating func receiveFromDelivery(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
         receive(index, put)
