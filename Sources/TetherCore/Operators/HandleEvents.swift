@@ -222,12 +222,16 @@ extension Publishers.HandleEvents {
             guard handOff.enterEvenBeforeSubscription() else { return downstream.receive(input) }
             owned?.receiveOutput?(input)
             let demand = downstream.receive(input)
+            // Still inside the delivery, which keeps `owned` from a cancel on another thread. A
+            // subscriber that cancelled from inside `receive(_:)` has ended the stream, and
+            // Combine runs no hook for the demand it returns (OpenCombine's
+            // `testCancelAlreadyCancelled`, run against Combine); `leave()` alone does not say so
+            // for a delivery nested in the subscription's hand-over.
+            if demand > 0, !handOff.hasStopped() {
+                owned?.receiveRequest?(demand)
+            }
             if handOff.leave() {
                 owned = nil
-                return demand
-            }
-            if demand > 0 {
-                owned?.receiveRequest?(demand)
             }
             return demand
         }

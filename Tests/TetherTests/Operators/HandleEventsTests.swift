@@ -61,6 +61,35 @@ final class HandleEventsTests: TetherTestCase {
         recorder.cancel()
     }
 
+    func testDemandReturnedAfterACancelRunsNoHookEvenDuringTheSubscriptionsHandOver() {
+        for source in ["handed over", "later"] {
+            let subject = source == "handed over" ? CurrentValueSubject<Int, Never>(1) : nil
+            let later = PassthroughSubject<Int, Never>()
+            var log: [String] = []
+            let upstream = subject?.eraseToAnyPublisher() ?? later.eraseToAnyPublisher()
+            var subscription: (any Subscription)?
+            upstream.handleEvents(
+                receiveOutput: { log.append("output \($0)") },
+                receiveCancel: { log.append("cancel") },
+                receiveRequest: { log.append("request \($0)") }
+            ).subscribe(
+                AnySubscriber(
+                    receiveSubscription: {
+                        subscription = $0
+                        $0.request(.unlimited)
+                    },
+                    receiveValue: { _ in
+                        subscription?.cancel()
+                        return .max(1)
+                    },
+                    receiveCompletion: { _ in log.append("completion") }))
+            later.send(1)
+            XCTAssertEqual(log, ["request unlimited", "output 1", "cancel"], source)
+            // The subscription holds its subscriber for life, whose closure holds it back.
+            subscription = nil
+        }
+    }
+
     func testAllHooksAreOptional() {
         let recorder = RecordingSubscriber<Int, Never>()
         (1...3).publisher.handleEvents().subscribe(recorder)
