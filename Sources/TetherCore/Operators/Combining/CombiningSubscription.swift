@@ -96,7 +96,7 @@ where Machine.Slots.Output == Downstream.Input {
         let (outcome, output) = machine.withLock { $0.receive(index) { put(&$0, input) } }
         // Most values only wait for their partners: nothing to perform.
         if case .idle = outcome.step, outcome.request == nil, outcome.cancel == nil { return .none }
-        return perform(outcome, output)
+        return perform(consume outcome, consume output)
     }
 
     /// ``receive(_:_:_:)`` for a value that arrives while some thread delivers: from inside the
@@ -142,23 +142,27 @@ where Machine.Slots.Output == Downstream.Input {
     }
 
     /// Makes the outcome's calls, then runs the steps as the drainer until the machine goes idle
-    /// (a `.deliver` step's output is the one handed out with it).
+    /// (a `.deliver` step's output is the one handed out with it). The handout is the drain's own,
+    /// so that a combination is let go of once delivered, not kept by the caller until the drain
+    /// ends.
     /// - Returns: The demand owed to the upstream whose `receive(_:)` this runs in (see
     ///   ``CombiningState/sender``).
     @inlinable
     @discardableResult
-    package func perform(_ handout: CombiningHandout<Downstream.Input>) -> Subscribers.Demand {
-        perform(handout.outcome, handout.output)
+    package func perform(_ handout: consuming CombiningHandout<Downstream.Input>) -> Subscribers.Demand {
+        let output = handout.output.take()
+        return perform(handout.outcome, consume output)
     }
 
-    /// ``perform(_:)`` with the outcome and its output apart, as the usual path has them.
+    /// ``perform(_:)`` with the outcome and its output apart, as the usual path has them; both
+    /// are the drain's own, and callers hand them over with `consume`.
     @inlinable
     @discardableResult
     package func perform(
         _ first: consuming CombiningOutcome, _ firstOutput: consuming Downstream.Input?
     ) -> Subscribers.Demand {
-        var outcome = first
-        var output = firstOutput
+        var outcome = consume first
+        var output = consume firstOutput
         var thread: UInt = 0
         while true {
             if outcome.request != nil || outcome.cancel != nil {

@@ -177,6 +177,36 @@ final class ZipTests: TetherTestCase {
             }, "a cancel does not let go of the subscriber")
     }
 
+    func testADeliveredPairIsLetGoOfWhileTheDrainGoesOnToTheNext() {
+        final class Payload {
+            let number: Int
+            init(_ number: Int) { self.number = number }
+        }
+        let a = PassthroughSubject<Payload, Never>(), b = PassthroughSubject<Payload, Never>()
+        weak var firstOfTheDrain: Payload?
+        var history: [String] = []
+        // Pairs fed back from inside a delivery, which the drain that delivers them goes on to.
+        let cancellable = a.zip(b).sink { pair in
+            history.append("\(pair.0.number)")
+            if pair.0.number == 0 {
+                for number in 1...2 {
+                    a.send(Payload(number))
+                    b.send(Payload(number))
+                }
+            } else {
+                history.append(firstOfTheDrain == nil ? "0 released" : "0 kept")
+            }
+        }
+        do {
+            let zero = Payload(0)
+            firstOfTheDrain = zero
+            a.send(zero)
+        }
+        b.send(Payload(0))
+        XCTAssertEqual(history, ["0", "1", "0 released", "2", "0 released"])
+        cancellable.cancel()
+    }
+
     private func values<P: Publisher>(_ publisher: P) -> [P.Output] where P.Failure == Never {
         let recorder = RecordingSubscriber<P.Output, Never>()
         publisher.subscribe(recorder)
