@@ -385,6 +385,25 @@ final class BufferTests: TetherTestCase {
         XCTAssertNil(weakRecorder)
     }
 
+    func testAnEndedBufferLetsGoOfAnUpstreamThatKeepsItsSubscriber() {
+        // `handleEvents` keeps its subscriber for good, as Combine's operators do: the buffer is
+        // its subscriber, and held on to that upstream's subscription, a cycle that outlived the
+        // stream. The test case's ledger check fails on anything left alive.
+        for prefetch in [Publishers.PrefetchStrategy.byRequest, .keepFull] {
+            let subject = PassthroughSubject<Int, TestError>()
+            let recorder = RecordingSubscriber<Int, TestError>(demand: .max(1))
+            var requests: [Subscribers.Demand] = []
+            subject.handleEvents(receiveRequest: { requests.append($0) })
+                .buffer(size: 2, prefetch: prefetch, whenFull: .dropOldest).subscribe(recorder)
+            subject.send(1)
+            subject.send(2)
+            subject.send(completion: .finished)
+            recorder.request(.max(2))
+            XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+            XCTAssertEqual(requests, prefetch == .keepFull ? [.max(2), .max(1)] : [.unlimited])
+        }
+    }
+
     /// The seed article's case: a subscriber that takes one value at a time in front of a
     /// subject loses what is sent while it is busy, unless a buffer keeps it.
     func testPacedSubscriberLosesSubjectValuesWithoutBufferAndKeepsThemWithBuffer() {

@@ -30,7 +30,9 @@
 ///   reentrant value crashes it);
 /// - after the upstream completed, or was cancelled for an overflow, the values delivered on a
 ///   downstream request are still asked back of it (`.keepFull`), completion included, as Combine
-///   does; a request made of a completed subscription is ignored.
+///   does; a request made of a completed subscription is ignored. Once the completion and what
+///   the overtaken batch held have gone down and that refill is asked, the subscription is let go
+///   of: an upstream that keeps its subscriber would otherwise be kept alive with the buffer.
 @usableFromInline
 internal struct BufferState<Downstream: Subscriber> {
     @usableFromInline typealias Output = Downstream.Input
@@ -242,12 +244,18 @@ internal struct BufferState<Downstream: Subscriber> {
             }
         }
         delivering = false
-        guard owed > 0, let subscription = upstream.refillable else {
-            owed = 0
-            return .idle(.nothing)
+        var refill = BufferRefill.nothing
+        if owed > 0, let subscription = upstream.refillable {
+            refill = .request(.max(owed), from: subscription)
         }
-        defer { owed = 0 }
-        return .idle(.request(.max(owed), from: subscription))
+        owed = 0
+        // Ended and everything delivered: no refill is left to ask for, so the upstream's
+        // subscription goes. Kept, it kept an upstream that holds its subscriber for good (an
+        // operator's relay, as Combine's do) in a cycle with this buffer.
+        if downstream == nil, case .done(refill: .some) = upstream {
+            upstream = .done(refill: nil)
+        }
+        return .idle(refill)
     }
 
     /// Takes out of the buffer as many values as the downstream has demand for.
