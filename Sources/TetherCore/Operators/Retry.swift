@@ -60,41 +60,23 @@ extension Publishers.Retry {
     /// with attempts left subscribes the upstream again; one that arrives while the upstream is
     /// being subscribed is picked up by the same loop, so the stack does not grow. The
     /// downstream is released when the stream ends or is cancelled.
+    ///
+    /// Its state is the base class's `state` (a ``RetryState``), with the lock beside it, so that
+    /// the `deinit`, which runs unspecialised, looks no type up (Docs/FastWithoutTheSpecialiser.md,
+    /// "Generic state in one value").
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscriber, Subscription, SpecializedControl,
-        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    internal final class Inner<Downstream: Subscriber>: SubscriptionBase<RetryState<Upstream, Downstream>>,
+        Subscriber, Subscription, SpecializedControl, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline
-        internal struct State {
-            /// `nil` once the stream has ended or been cancelled.
-            @usableFromInline var downstream: Downstream?
-            /// The publisher to subscribe again; released with the downstream.
-            @usableFromInline var upstream: Upstream?
-            @usableFromInline var source: (any Subscription)?
-            @usableFromInline var downstreamSubscribed = false
-            @usableFromInline var demand = Subscribers.Demand.none
-            /// Resubscriptions left; `nil` for unlimited. A negative count never runs out.
-            @usableFromInline var retriesLeft: Int?
-            /// The resubscribe loop is running on some thread.
-            @usableFromInline var resubscribing = false
-            /// A source failed inside the subscribe call: the loop goes round again.
-            @usableFromInline var resubscribePending = false
-
-            @inlinable
-            init(upstream: Upstream, downstream: Downstream, retriesLeft: Int?) {
-                self.upstream = upstream
-                self.downstream = downstream
-                self.retriesLeft = retriesLeft
-            }
-        }
-
         /// What a completion leads to.
         @usableFromInline
         internal enum Step {
             case ignore, end(Downstream), resubscribe(Upstream), deferred
         }
 
-        @usableFromInline let state: Locked<State>
+        /// Guards `state`.
+        @usableFromInline let lock = Locked(())
 
         /// `request` and `cancel`, specialised: they arrive through `any Subscription`, whose witness
         /// runs the unspecialised body (see ``ControlSignal``).
@@ -103,9 +85,15 @@ extension Publishers.Retry {
 
         @inlinable
         init(upstream: Upstream, retries: Int?, downstream: Downstream) {
-            state = Locked(State(upstream: upstream, downstream: downstream, retriesLeft: retries))
             control = Inner.controlEntry
+            super.init(state: RetryState(upstream: upstream, downstream: downstream, retriesLeft: retries))
             Ledger.enter(self)
+        }
+
+        /// Runs `body` on the state under the lock.
+        @inlinable @inline(__always)
+        func withState<Result>(_ body: (inout RetryState<Upstream, Downstream>) -> Result) -> Result {
+            lock.withLock { _ in body(&state) }
         }
 
         deinit {
@@ -114,7 +102,7 @@ extension Publishers.Retry {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { state -> (Downstream?, Subscribers.Demand)? in
+            let accepted = withState { state -> (Downstream?, Subscribers.Demand)? in
                 guard state.downstream != nil, state.source == nil else { return nil }
                 state.source = subscription
                 let firstTime = !state.downstreamSubscribed
@@ -134,7 +122,7 @@ extension Publishers.Retry {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let downstream = state.withLock { state -> Downstream? in
+            let downstream = withState { state -> Downstream? in
                 guard state.downstream != nil else { return nil }
                 precondition(
                     state.demand > 0, "A publisher must not send a value without demand: Retry had none outstanding")
@@ -144,7 +132,7 @@ extension Publishers.Retry {
             guard let downstream else { return .none }
             let more = downstream.receive(input)
             guard more > 0 else { return .none }
-            let source = state.withLock { state -> (any Subscription)? in
+            let source = withState { state -> (any Subscription)? in
                 guard state.downstream != nil else { return nil }
                 state.demand += more
                 return state.source
@@ -155,7 +143,7 @@ extension Publishers.Retry {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let step = state.withLock { state -> Step in
+            let step = withState { state -> Step in
                 guard let downstream = state.downstream, let upstream = state.upstream else { return .ignore }
                 if case .failure = completion {
                     state.source = nil
@@ -189,7 +177,7 @@ extension Publishers.Retry {
             case .resubscribe(let upstream):
                 repeat {
                     upstream.subscribe(self)
-                } while state.withLock { state -> Bool in
+                } while withState { state -> Bool in
                     if state.resubscribePending {
                         state.resubscribePending = false
                         return true
@@ -213,7 +201,7 @@ extension Publishers.Retry {
         @inlinable
         func requestNow(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "Demand must not be zero: Retry was asked for .none")
-            let source = state.withLock { state -> (any Subscription)? in
+            let source = withState { state -> (any Subscription)? in
                 guard state.downstream != nil else { return nil }
                 state.demand += demand
                 return state.source
@@ -223,7 +211,7 @@ extension Publishers.Retry {
 
         @inlinable
         func cancelNow() {
-            let (source, released) = state.withLock { state -> ((any Subscription)?, (Downstream?, Upstream?)) in
+            let (source, released) = withState { state -> ((any Subscription)?, (Downstream?, Upstream?)) in
                 defer {
                     state.downstream = nil
                     state.upstream = nil

@@ -117,27 +117,17 @@ extension Record {
     ///
     /// `@unchecked Sendable`: its state lives under its lock, `cancelled` is atomic, and the
     /// recording is immutable.
+    ///
+    /// Its state, with the completion, is the base class's `state` (a ``RecordState``), with the
+    /// lock beside it, so that the `deinit`, which runs unspecialised, looks no type up
+    /// (Docs/FastWithoutTheSpecialiser.md, "Generic state in one value").
     @usableFromInline
-    internal final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    internal final class Inner<Downstream: Subscriber>: SubscriptionBase<RecordState<Downstream>>, Subscription,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
+        /// Guards `state`.
         @usableFromInline
-        internal struct State {
-            /// `nil` once completed or cancelled.
-            @usableFromInline var downstream: Downstream?
-            /// The index of the next output; `nil` while a drain loop holds it.
-            @usableFromInline var cursor: Int?
-            @usableFromInline var pending: Subscribers.Demand = .none
-
-            @inlinable
-            init(downstream: Downstream) {
-                self.downstream = downstream
-                cursor = 0
-            }
-        }
-
-        @usableFromInline
-        internal let state: Locked<State>
+        internal let lock = Locked(())
 
         /// Set by `cancel`, read by the drain loop before every element.
         @usableFromInline
@@ -146,15 +136,17 @@ extension Record {
         @usableFromInline
         internal let output: [Output]
 
-        @usableFromInline
-        internal let completion: Subscribers.Completion<Failure>
-
         @inlinable
         internal init(downstream: Downstream, output: [Output], completion: Subscribers.Completion<Failure>) {
             self.output = output
-            self.completion = completion
-            state = Locked(State(downstream: downstream))
+            super.init(state: RecordState(downstream: downstream, completion: completion))
             Ledger.enter(self)
+        }
+
+        /// Runs `body` on the state under the lock.
+        @inlinable @inline(__always)
+        internal func withState<Result>(_ body: (inout RecordState<Downstream>) -> Result) -> Result {
+            lock.withLock { _ in body(&state) }
         }
 
         deinit {
@@ -164,7 +156,7 @@ extension Record {
         @inlinable
         internal func request(_ demand: Subscribers.Demand) {
             guard demand > 0 else { return }
-            let start = state.withLock { state -> (Downstream, Int, Subscribers.Demand)? in
+            let start = withState { state -> (Downstream, Int, Subscribers.Demand)? in
                 guard let downstream = state.downstream else { return nil }
                 state.pending += demand
                 guard let cursor = state.cursor else { return nil }
@@ -192,7 +184,7 @@ extension Record {
                         return
                     }
                 }
-                let resumed = state.withLock { state -> Subscribers.Demand? in
+                let resumed = withState { state -> Subscribers.Demand? in
                     guard state.downstream != nil else { return nil }
                     if state.pending > 0 {
                         defer { state.pending = .none }
@@ -208,9 +200,9 @@ extension Record {
 
         @inlinable
         internal func finish(_ downstream: Downstream) {
-            let live = state.withLock { state -> Downstream? in
+            let (live, completion) = withState { state -> (Downstream?, Subscribers.Completion<Failure>) in
                 defer { state.downstream = nil }
-                return state.downstream
+                return (state.downstream, state.completion)
             }
             if live != nil {
                 downstream.receive(completion: completion)
@@ -220,7 +212,7 @@ extension Record {
         @inlinable
         internal func cancel() {
             cancelled.store(true, ordering: .relaxed)
-            let released = state.withLock { state -> Downstream? in
+            let released = withState { state -> Downstream? in
                 defer {
                     state.downstream = nil
                     state.cursor = nil
@@ -234,7 +226,7 @@ extension Record {
         /// describes itself as `Cancelled Events` and reflects no outputs.
         @usableFromInline
         internal var isOver: Bool {
-            state.withLock { $0.downstream == nil }
+            withState { $0.downstream == nil }
         }
 
         @usableFromInline
@@ -245,7 +237,7 @@ extension Record {
         @usableFromInline
         internal var customMirror: Mirror {
             let outputs = isOver ? [] : output
-            return Mirror(self, children: ["sequence": outputs, "completion": completion])
+            return Mirror(self, children: ["sequence": outputs, "completion": withState { $0.completion }])
         }
 
         @usableFromInline

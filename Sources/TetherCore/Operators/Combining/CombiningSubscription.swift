@@ -5,13 +5,17 @@ import Synchronization
 /// values in the machine's slots through a `put` made where the publisher's types are known, and
 /// the machine reads the slots as the output.
 ///
-/// The downstream is a plain stored property because only the drainer the machine names calls
-/// it, and only the drainer (or the canceller, when nobody drains) lets go of it. No lock is held
+/// The downstream is held outside the lock because only the drainer the machine names calls it,
+/// and only the drainer (or the canceller, when nobody drains) lets go of it. No lock is held
 /// while calling out.
+///
+/// The machine and the downstream are the base class's `state` and `serial`, and the lock is a
+/// `Locked<Void>` beside them, so that the `deinit`, which runs unspecialised, looks no type up
+/// (Docs/FastWithoutTheSpecialiser.md, "Generic state in one value").
 @usableFromInline
-package final class CombiningSubscription<Machine: CombiningState, Downstream: Subscriber>: Subscription,
-    SpecializedControl, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable
+package final class CombiningSubscription<Machine: CombiningState, Downstream: Subscriber>:
+    HandOffSubscriptionBase<Machine, Downstream?>, Subscription, SpecializedControl, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Machine.Slots.Output == Downstream.Input {
     @usableFromInline package typealias Slots = Machine.Slots
 
@@ -19,14 +23,17 @@ where Machine.Slots.Output == Downstream.Input {
     @usableFromInline
     package let control: (AnyObject, ControlSignal) -> Void
 
+    /// Guards the machine, the base class's `state`.
     @usableFromInline
-    package let machine: Locked<Machine>
+    package let lock = Locked(())
 
     /// Touched only by the drainer, or by `cancel` when the machine says nobody drains: the
-    /// machine rules out overlapping access, so the dynamic exclusivity check is skipped.
-    @usableFromInline
-    @exclusivity(unchecked)
-    package var downstream: Downstream?
+    /// machine rules out overlapping access. The base class's `serial`.
+    @inlinable
+    package var downstream: Downstream? {
+        get { serial }
+        set { serial = newValue }
+    }
 
     /// The subscriber again, kept for the subscription's whole life, past the end and a cancel,
     /// as Combine's zip and combineLatest keep theirs (OpenCombine's lifecycle tests of both, run
@@ -47,10 +54,15 @@ where Machine.Slots.Output == Downstream.Input {
     @inlinable
     package init(downstream: Downstream, upstreams: Int) {
         control = CombiningSubscription.controlEntry
-        self.downstream = downstream
         heldSubscriber = downstream
-        machine = Locked(Machine(upstreams: upstreams))
+        super.init(state: Machine(upstreams: upstreams), serial: downstream)
         Ledger.enter(self)
+    }
+
+    /// Runs `body` on the machine under the lock.
+    @inlinable @inline(__always)
+    package func withMachine<Result>(_ body: (inout Machine) -> Result) -> Result {
+        lock.withLock { _ in body(&state) }
     }
 
     deinit {
@@ -62,7 +74,7 @@ where Machine.Slots.Output == Downstream.Input {
     @inlinable
     package func start() {
         downstream?.receive(subscription: self)
-        perform(machine.withLock { $0.delivered(.none) })
+        perform(withMachine { $0.delivered(.none) })
     }
 
     /// Subscribes to upstream number `index`, whose values `put` stores in its slot.
@@ -75,7 +87,7 @@ where Machine.Slots.Output == Downstream.Input {
 
     @inlinable
     package func attach(_ index: Int, _ subscription: any Subscription) {
-        guard let demand = machine.withLock({ $0.attach(index, subscription) }) else {
+        guard let demand = withMachine({ $0.attach(index, subscription) }) else {
             subscription.cancel()
             return
         }
@@ -93,7 +105,7 @@ where Machine.Slots.Output == Downstream.Input {
         if Machine.tellsFedBackValuesApart, deliveringThread.load(ordering: .relaxed) != 0 {
             return receiveDuringDelivery(index, input, put)
         }
-        let (outcome, output) = machine.withLock { $0.receive(index) { put(&$0, input) } }
+        let (outcome, output) = withMachine { $0.receive(index) { put(&$0, input) } }
         // Most values only wait for their partners: nothing to perform.
         if case .idle = outcome.step, outcome.request == nil, outcome.cancel == nil { return .none }
         return perform(consume outcome, consume output)
@@ -108,14 +120,14 @@ where Machine.Slots.Output == Downstream.Input {
     ) -> Subscribers.Demand {
         let fromDelivery = deliveringThread.load(ordering: .relaxed) == DownstreamTurn.currentThread
         return perform(
-            machine.withLock {
+            withMachine {
                 fromDelivery ? $0.receiveFromDelivery(index) { put(&$0, input) } : $0.receive(index) { put(&$0, input) }
             })
     }
 
     @inlinable
     package func complete(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        perform(machine.withLock { $0.complete(index, completion.eraseError()) })
+        perform(withMachine { $0.complete(index, completion.eraseError()) })
     }
 
     @inlinable
@@ -131,12 +143,12 @@ where Machine.Slots.Output == Downstream.Input {
     @inlinable
     package func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(Machine.name) was asked for .none")
-        perform(machine.withLock { $0.request(demand) })
+        perform(withMachine { $0.request(demand) })
     }
 
     @inlinable
     package func cancelNow() {
-        let (upstreams, release) = machine.withLock { $0.cancel() }
+        let (upstreams, release) = withMachine { $0.cancel() }
         if release { downstream = nil }
         for subscription in upstreams { subscription.cancel() }
     }
@@ -186,7 +198,7 @@ where Machine.Slots.Output == Downstream.Input {
                 let more = heldSubscriber.receive(value)
                 if Machine.tellsFedBackValuesApart { deliveringThread.store(0, ordering: .relaxed) }
                 // Settled: the turn is over with nothing to do, which an idle outcome says.
-                (outcome, output) = machine.withLock {
+                (outcome, output) = withMachine {
                     $0.settle(more) ? (CombiningOutcome(), nil) : $0.delivered(more)
                 }
             case .complete(let completion):
@@ -217,7 +229,7 @@ where Machine.Slots.Output == Downstream.Input {
 
     @usableFromInline
     package var customMirror: Mirror {
-        let demand = machine.withLock { $0.demand }
+        let demand = withMachine { $0.demand }
         return Mirror(self, children: ["downstreamDemand": demand])
     }
 
