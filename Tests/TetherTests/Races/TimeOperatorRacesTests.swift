@@ -33,6 +33,23 @@ final class TimeOperatorRacesTests: TetherTestCase {
         queue.sync(flags: .barrier) {}
     }
 
+    func testNothingIsDeliveredWhileTheSubscriberIsStillTakingItsSubscription() {
+        // The subscriber asks for everything from inside `receive(subscription:)` and lingers
+        // there: the queue runs the deliveries that request scheduled, but a subscriber is called
+        // one signal at a time, so they wait for it to return.
+        let queue = queue
+        let operators: [(String, (Publishers.Sequence<[Int], Never>) -> AnyPublisher<Int, Never>)] = [
+            ("receive(on:)", { $0.receive(on: queue).eraseToAnyPublisher() }),
+            ("delay", { $0.delay(for: .zero, scheduler: queue).eraseToAnyPublisher() }),
+        ]
+        for (name, operate) in operators {
+            let subscriber = LingeringSubscriber()
+            operate([1, 2].publisher).subscribe(subscriber)
+            XCTAssertEqual(subscriber.finished.wait(timeout: .now() + 5), .success, name)
+            XCTAssertEqual(subscriber.events, ["subscription", "1", "2", "finished"], name)
+        }
+    }
+
     func testTwoSendersValuesArriveEachInOrderAndOneAtATime() {
         for (name, operate) in operators {
             Race.run(
@@ -103,5 +120,40 @@ final class TimeOperatorRacesTests: TetherTestCase {
                     XCTAssertEqual(subscriber.overlaps, 0, name)
                 })
         }
+    }
+}
+
+/// Asks for everything from inside `receive(subscription:)`, then stays there until a value
+/// arrives or a tenth of a second has passed, and records whether a signal came meanwhile.
+private final class LingeringSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    let combineIdentifier = CombineIdentifier()
+    let finished = DispatchSemaphore(value: 0)
+    private let delivered = DispatchSemaphore(value: 0)
+    private let state = Locked((taking: false, events: [String]()))
+
+    var events: [String] { state.withLock { $0.events } }
+
+    func receive(subscription: any Subscription) {
+        state.withLock {
+            $0.taking = true
+            $0.events.append("subscription")
+        }
+        subscription.request(.unlimited)
+        _ = delivered.wait(timeout: .now() + .milliseconds(100))
+        state.withLock { $0.taking = false }
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        state.withLock { $0.events.append($0.taking ? "\(input) during the subscription" : "\(input)") }
+        delivered.signal()
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        state.withLock { $0.events.append($0.taking ? "finished during the subscription" : "finished") }
+        finished.signal()
     }
 }

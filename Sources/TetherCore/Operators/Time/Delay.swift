@@ -131,6 +131,10 @@ extension Publishers.Delay {
                 return
             }
             delivery.downstream.receive(subscription: self)
+            // What came due on another thread meanwhile waited for the subscriber to return.
+            if line.handedOver() {
+                delivery.schedule { self.line.resume() }
+            }
         }
 
         @inlinable

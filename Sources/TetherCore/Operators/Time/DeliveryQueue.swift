@@ -7,6 +7,13 @@
 /// `DispatchQueue`) or in any interleaving with the upstream, so `ready` counts the events whose
 /// action has run and `draining` makes exactly one action the deliverer: the others only raise
 /// `ready`, and the deliverer picks their events up in queue order.
+///
+/// While the operator hands the downstream its subscription (``beginHandOver()`` to
+/// ``endHandOver()``), an action that runs on another thread delivers nothing either: a subscriber
+/// is called one signal at a time, and it is still inside `receive(subscription:)`. The events
+/// wait, counted in `ready`, and the operator schedules one more action, ``resume()``, once the
+/// hand-over is done. An action on the handing-over thread itself (an immediate scheduler,
+/// running inside the subscriber's first request) delivers at once, as Combine's does.
 @usableFromInline
 internal struct DeliveryQueue<Downstream: Subscriber> {
     @usableFromInline
@@ -28,6 +35,10 @@ internal struct DeliveryQueue<Downstream: Subscriber> {
     /// Queued events whose scheduled action has run.
     @usableFromInline var ready = 0
     @usableFromInline var draining = false
+    /// The thread handing the downstream its subscription (``DownstreamTurn/currentThread``), or 0.
+    @usableFromInline var handingOver: UInt = 0
+    /// An action found the hand-over in progress on another thread and left its event waiting.
+    @usableFromInline var waitedForHandOver = false
 
     @inlinable
     init(downstream: Downstream) {
@@ -50,6 +61,35 @@ internal struct DeliveryQueue<Downstream: Subscriber> {
         guard downstream != nil else { return .idle }
         ready += 1
         if draining { return .idle }
+        if handingOver != 0, handingOver != DownstreamTurn.currentThread {
+            waitedForHandOver = true
+            return .idle
+        }
+        draining = true
+        return next()
+    }
+
+    /// The calling thread is about to hand the downstream its subscription.
+    @inlinable
+    mutating func beginHandOver() {
+        handingOver = DownstreamTurn.currentThread
+    }
+
+    /// The downstream has its subscription.
+    /// - Returns: Whether events wait for it: the caller schedules an action that calls
+    ///   ``resume()``.
+    @inlinable
+    mutating func endHandOver() -> Bool {
+        handingOver = 0
+        defer { waitedForHandOver = false }
+        return waitedForHandOver && ready > 0 && downstream != nil
+    }
+
+    /// The action scheduled at the end of a hand-over: delivers what waited for it, unless an
+    /// action that ran since has taken it.
+    @inlinable
+    mutating func resume() -> Step {
+        guard downstream != nil, ready > 0, !draining else { return .idle }
         draining = true
         return next()
     }

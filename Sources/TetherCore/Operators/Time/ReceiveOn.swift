@@ -106,6 +106,10 @@ extension Publishers.ReceiveOn {
                 return
             }
             delivery.downstream.receive(subscription: self)
+            // What came due on another thread meanwhile waited for the subscriber to return.
+            if line.handedOver() {
+                delivery.schedule { self.line.resume() }
+            }
         }
 
         @inlinable

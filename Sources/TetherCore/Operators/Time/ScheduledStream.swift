@@ -29,13 +29,27 @@ internal struct ScheduledStream<Downstream: Subscriber> {
         queue = DeliveryQueue(downstream: downstream)
     }
 
-    /// Accepts the upstream's subscription.
+    /// Accepts the upstream's subscription; the caller hands the downstream its own next, and then
+    /// calls ``handedOver()``.
     /// - Returns: `false` for a second one, or one after the end: the caller cancels it.
     @inlinable
     mutating func attach(_ subscription: any Subscription) -> Bool {
         guard case .awaitingSubscription = link else { return false }
         link = .subscribed(subscription)
+        queue.beginHandOver()
         return true
+    }
+
+    /// The downstream has its subscription: see ``DeliveryQueue/endHandOver()``.
+    @inlinable
+    mutating func handedOver() -> Bool {
+        queue.endHandOver()
+    }
+
+    /// See ``DeliveryQueue/resume()``.
+    @inlinable
+    mutating func resume() -> DeliveryQueue<Downstream>.Step {
+        queue.resume()
     }
 
     /// Queues a value for a later ``due()``.
