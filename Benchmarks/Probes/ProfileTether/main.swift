@@ -249,6 +249,36 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
         }
         puller.subscription?.cancel()
     },
+    // Subscriptions that end where their `cancel()` or `deinit` runs unspecialised: a published
+    // property's `map.removeDuplicates.sink` made and cancelled, a `zip` of three sequences, a
+    // `Record` played, and a one-shot request (`Deferred { Future }.retry.catch.map.sink`).
+    "published-dedupe-subscribe": { count, tally in
+        let settings = Settings()
+        for _ in 0..<count {
+            settings.$level.map(plusOne).removeDuplicates().sink { tally.sum &+= $0 }.cancel()
+        }
+    },
+    "zip3-sequences": { count, tally in
+        for _ in 0..<count {
+            Publishers.Zip3((0..<4).publisher, (0..<4).publisher, (0..<4).publisher)
+                .sink { tally.sum &+= $0.0 &+ $0.1 &+ $0.2 }.cancel()
+        }
+    },
+    "record-play": { count, tally in
+        for _ in 0..<count {
+            Record<Int, Never>(output: [1, 2, 3, 4], completion: .finished).sink { tally.sum &+= $0 }.cancel()
+        }
+    },
+    "retry-request-create": { count, tally in
+        for value in 0..<count {
+            Deferred { Future<Int, any Error> { $0(.success(value)) } }
+                .retry(2)
+                .catch { _ in Just(0) }
+                .map(plusOne)
+                .sink { tally.sum &+= $0 }
+                .cancel()
+        }
+    },
     // One send through `delay` and through `debounce` on the benchmarks' virtual-time
     // scheduler, and the clock moved past it: one operation is one value delivered.
     "delay-virtual": { count, tally in

@@ -237,7 +237,7 @@ extension Optional {
     ///
     /// Always inlined: its callers often run unspecialised (a `cancel()` reached through
     /// `any Subscription`), where a call left generic looked up the object's type, `Unmanaged` of
-    /// it and `Optional` of that, three run-time metadata lookups (about 2,000 instructions) at
+    /// it and `Optional` of that, three run-time metadata lookups (about 1,000 instructions) at
     /// every subscription's end; inlined, the slot is one pointer and needs none.
     @inlinable @inline(__always)
     internal mutating func releaseKept<Object>() where Wrapped == Unmanaged<Object> {
