@@ -133,7 +133,7 @@ extension Publishers.Delay {
             delivery.downstream.receive(subscription: self)
             // What came due on another thread meanwhile waited for the subscriber to return.
             if line.handedOver() {
-                delivery.schedule { self.line.resume() }
+                delivery.schedule { self.line.due() }
             }
         }
 

@@ -11,7 +11,7 @@
 /// While the operator hands the downstream its subscription (``beginHandOver()`` to
 /// ``endHandOver()``), an action that runs on another thread delivers nothing either: a subscriber
 /// is called one signal at a time, and it is still inside `receive(subscription:)`. The events
-/// wait, counted in `ready`, and the operator schedules one more action, ``resume()``, once the
+/// wait, counted in `ready`, and the operator schedules one more action calling ``due()`` once the
 /// hand-over is done. An action on the handing-over thread itself (an immediate scheduler,
 /// running inside the subscriber's first request) delivers at once, as Combine's does.
 @usableFromInline
@@ -76,22 +76,15 @@ internal struct DeliveryQueue<Downstream: Subscriber> {
     }
 
     /// The downstream has its subscription.
-    /// - Returns: Whether events wait for it: the caller schedules an action that calls
-    ///   ``resume()``.
+    /// - Returns: Whether events wait for it: the caller schedules one more action that calls
+    ///   ``due()``, which this counts in advance (`ready` keeps counting the actions that ran).
     @inlinable
     mutating func endHandOver() -> Bool {
         handingOver = 0
         defer { waitedForHandOver = false }
-        return waitedForHandOver && ready > 0 && downstream != nil
-    }
-
-    /// The action scheduled at the end of a hand-over: delivers what waited for it, unless an
-    /// action that ran since has taken it.
-    @inlinable
-    mutating func resume() -> Step {
-        guard downstream != nil, ready > 0, !draining else { return .idle }
-        draining = true
-        return next()
+        guard waitedForHandOver, ready > 0, downstream != nil else { return false }
+        ready -= 1
+        return true
     }
 
     /// The deliverer's next event, or `.idle` (which ends its turn).

@@ -108,7 +108,7 @@ extension Publishers.ReceiveOn {
             delivery.downstream.receive(subscription: self)
             // What came due on another thread meanwhile waited for the subscriber to return.
             if line.handedOver() {
-                delivery.schedule { self.line.resume() }
+                delivery.schedule { self.line.due() }
             }
         }
 

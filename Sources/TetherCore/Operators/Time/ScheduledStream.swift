@@ -46,12 +46,6 @@ internal struct ScheduledStream<Downstream: Subscriber> {
         queue.endHandOver()
     }
 
-    /// See ``DeliveryQueue/resume()``.
-    @inlinable
-    mutating func resume() -> DeliveryQueue<Downstream>.Step {
-        queue.resume()
-    }
-
     /// Queues a value for a later ``due()``.
     /// - Returns: Whether the caller schedules its delivery: `false` before the subscription,
     ///   once the upstream completed and once the stream ended.

@@ -36,18 +36,11 @@ internal struct ScheduledStreamLine<Downstream: Subscriber>: ~Copyable, @uncheck
         stream.withLock { $0.requestTarget }
     }
 
-    /// The downstream has its subscription; `true` when the caller schedules a ``resume()`` for
-    /// what came due on another thread meanwhile.
+    /// The downstream has its subscription; `true` when the caller schedules one more ``due()``
+    /// for what came due on another thread meanwhile (see ``DeliveryQueue/endHandOver()``).
     @inlinable
     func handedOver() -> Bool {
         stream.withLock { $0.handedOver() }
-    }
-
-    /// Runs from the action scheduled at the end of the hand-over: delivers what waited for it
-    /// (see ``DeliveryQueue/resume()``).
-    @inlinable
-    func resume() {
-        drain(from: stream.withLock { $0.resume() })
     }
 
     /// Runs from a scheduled action: delivers this event, and any others already due, unless
@@ -55,14 +48,7 @@ internal struct ScheduledStreamLine<Downstream: Subscriber>: ~Copyable, @uncheck
     /// upstream as soon as it is returned, as Combine requests it.
     @inlinable
     func due() {
-        drain(from: stream.withLock { $0.due() })
-    }
-
-    /// Delivers from `step` on until the queue goes idle; the demand each value returns is
-    /// requested from the upstream.
-    @inlinable
-    func drain(from step: consuming DeliveryQueue<Downstream>.Step) {
-        DeliveryQueue.drain(from: step, next: { stream.withLock { $0.next() } }) { demand in
+        DeliveryQueue.drain(from: stream.withLock { $0.due() }, next: { stream.withLock { $0.next() } }) { demand in
             stream.withLock { $0.deliveryTarget }?.request(demand)
         }
     }
