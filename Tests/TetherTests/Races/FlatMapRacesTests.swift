@@ -1,3 +1,4 @@
+import Foundation
 import Tether
 import TetherTesting
 import XCTest
@@ -75,5 +76,57 @@ final class FlatMapRacesTests: TetherTestCase {
                 }
                 XCTAssertEqual(round.subscriber.overlaps, 0)
             })
+    }
+
+    /// A value an inner sends from another thread while the downstream is receiving the stream's
+    /// failure would come after it: it is dropped. One sent from inside that call, on its own
+    /// thread, still follows the failure while demand lasts, as Combine's does.
+    func testAValueFromAnotherThreadDuringTheFailureIsDroppedAndOneFromInsideItFollows() {
+        let outer = RecordingPublisher<Int, TestError>()
+        let inners = [RecordingPublisher<Int, TestError>(), RecordingPublisher<Int, TestError>()]
+        let subscriber = SendingOnCompletion {
+            let sent = DispatchSemaphore(value: 0)
+            Thread {
+                _ = inners[1].send(2)
+                sent.signal()
+            }.start()
+            sent.wait()
+            _ = inners[1].send(3)
+        }
+        outer.flatMap { inners[$0] }.subscribe(subscriber)
+        _ = outer.send(0)
+        _ = outer.send(1)
+        _ = inners[0].send(1)
+        inners[0].send(completion: .failure(TestError(id: 1)))
+        XCTAssertEqual(subscriber.events, ["1", "failure", "3"])
+    }
+}
+
+/// Records what it receives, asking for everything, and runs `onCompletion` inside
+/// `receive(completion:)`.
+private final class SendingOnCompletion: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = TestError
+
+    let combineIdentifier = CombineIdentifier()
+    private let onCompletion: @Sendable () -> Void
+    private(set) var events: [String] = []
+
+    init(onCompletion: @escaping @Sendable () -> Void) {
+        self.onCompletion = onCompletion
+    }
+
+    func receive(subscription: any Subscription) {
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        events.append("\(input)")
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<TestError>) {
+        events.append(completion == .finished ? "finished" : "failure")
+        onCompletion()
     }
 }

@@ -125,10 +125,15 @@ internal struct FlattenState<Value, Failure: Error> {
     /// The stream is over (completed or cancelled): nothing more goes downstream, but for
     /// ``receivingCompletion``.
     @usableFromInline var terminated = false
-    /// The downstream is receiving the stream's completion: a value an inner sends meanwhile
-    /// still reaches it, after the completion, while its demand lasts (as Combine's reaches it
-    /// from inside that call).
-    @usableFromInline var receivingCompletion = false
+    /// The thread delivering the stream's completion to the downstream, `0` when none is: a
+    /// value an inner sends from inside that call still reaches the downstream, after the
+    /// completion, while its demand lasts (as Combine's does); one sent meanwhile from another
+    /// thread is dropped, as any value after the completion is.
+    @usableFromInline var completingThread: UInt = 0
+
+    /// The downstream is receiving the stream's completion (see ``completingThread``).
+    @inlinable
+    var receivingCompletion: Bool { completingThread != 0 }
 
     @inlinable
     init(maxPublishers: Subscribers.Demand) {
@@ -201,7 +206,7 @@ internal struct FlattenState<Value, Failure: Error> {
         move(to: .terminal)
         terminated = true
         delivering = true
-        receivingCompletion = true
+        completingThread = DownstreamTurn.currentThread
         return true
     }
 
@@ -249,7 +254,11 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func innerValue(_ index: Int, _ value: Value) -> InnerValue {
         guard !terminated else {
-            guard receivingCompletion, demand > 0, buffer.count == paid else { return .drop }
+            guard receivingCompletion, completingThread == DownstreamTurn.currentThread, demand > 0,
+                buffer.count == paid
+            else {
+                return .drop
+            }
             demand -= 1
             buffer.append((index, value))
             paid += 1
@@ -433,12 +442,12 @@ internal struct FlattenState<Value, Failure: Error> {
         }
         if let completion {
             self.completion = nil
-            receivingCompletion = true
+            completingThread = DownstreamTurn.currentThread
             effects.drain = .complete(completion)
             return effects
         }
         if terminated {
-            receivingCompletion = false
+            completingThread = 0
             effects.drain = .release
             return effects
         }
@@ -524,7 +533,7 @@ internal struct FlattenState<Value, Failure: Error> {
             self.completion = completion
         } else {
             delivering = true
-            receivingCompletion = true
+            completingThread = DownstreamTurn.currentThread
             effects.drain = .complete(completion)
         }
         return effects
