@@ -41,6 +41,11 @@ final class TimeOperatorRacesTests: TetherTestCase {
         let operators: [(String, (Publishers.Sequence<[Int], Never>) -> AnyPublisher<Int, Never>)] = [
             ("receive(on:)", { $0.receive(on: queue).eraseToAnyPublisher() }),
             ("delay", { $0.delay(for: .zero, scheduler: queue).eraseToAnyPublisher() }),
+            ("timeout", { $0.timeout(.seconds(5), scheduler: queue).eraseToAnyPublisher() }),
+            (
+                "collect(.byTimeOrCount)",
+                { $0.collect(.byTimeOrCount(queue, .seconds(5), 1)).map { $0[0] }.eraseToAnyPublisher() }
+            ),
         ]
         for (name, operate) in operators {
             let subscriber = LingeringSubscriber()
@@ -48,6 +53,19 @@ final class TimeOperatorRacesTests: TetherTestCase {
             XCTAssertEqual(subscriber.finished.wait(timeout: .now() + 5), .success, name)
             XCTAssertEqual(subscriber.events, ["subscription", "1", "2", "finished"], name)
         }
+    }
+
+    func testATickWhileTheSubscriberIsStillTakingItsSubscriptionLeavesTheGroupForTheNextTick() {
+        // The upstream sends its value as soon as it is asked, from inside
+        // `receive(subscription:)`, and the timer ticks on the queue meanwhile.
+        let subscriber = LingeringSubscriber()
+        Just(1).append(Empty(completeImmediately: false))
+            .collect(.byTime(queue, .milliseconds(5)))
+            .map { $0[0] }
+            .prefix(1)
+            .subscribe(subscriber)
+        XCTAssertEqual(subscriber.finished.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(subscriber.events, ["subscription", "1", "finished"])
     }
 
     func testTwoSendersValuesArriveEachInOrderAndOneAtATime() {

@@ -61,12 +61,18 @@ internal struct DeliveryQueue<Downstream: Subscriber> {
         guard downstream != nil else { return .idle }
         ready += 1
         if draining { return .idle }
-        if handingOver != 0, handingOver != DownstreamTurn.currentThread {
+        if handsOverElsewhere {
             waitedForHandOver = true
             return .idle
         }
         draining = true
         return next()
+    }
+
+    /// Another thread than the calling one is handing the downstream its subscription.
+    @inlinable
+    var handsOverElsewhere: Bool {
+        handingOver != 0 && handingOver != DownstreamTurn.currentThread
     }
 
     /// The calling thread is about to hand the downstream its subscription.
@@ -151,6 +157,25 @@ internal struct DeliveryLine<Downstream: Subscriber>: ~Copyable, @unchecked Send
     /// The downstream, while the stream lasts.
     @inlinable
     var downstream: Downstream? { queue.withLock { $0.downstream } }
+
+    /// The calling thread is about to hand the downstream its subscription: see
+    /// ``DeliveryQueue/beginHandOver()``.
+    @inlinable
+    func beginHandOver() {
+        queue.withLock { $0.beginHandOver() }
+    }
+
+    /// The downstream has its subscription; `true` when the caller schedules one more action
+    /// that drains the line, for what came due on another thread meanwhile (see
+    /// ``DeliveryQueue/endHandOver()``).
+    @inlinable
+    func handedOver() -> Bool {
+        queue.withLock { $0.endHandOver() }
+    }
+
+    /// Another thread is handing the downstream its subscription: what comes due now waits.
+    @inlinable
+    var handsOverElsewhere: Bool { queue.withLock { $0.handsOverElsewhere } }
 
     /// Queues an event; `false` once the stream has ended.
     @inlinable

@@ -131,7 +131,13 @@ extension Publishers.CollectByTime {
             ) { inner?.tick() }
             timer.withLock { $0 = repeating }
             // Nothing asked of the upstream until the downstream asks (see `request`).
+            line.beginHandOver()
             downstream.receive(subscription: self)
+            // Full groups that came due on another thread meanwhile waited for the subscriber to
+            // return (a tick meanwhile takes nothing: see `tick`).
+            if line.handedOver() {
+                scheduler.schedule(options: options) { self.deliverDue() }
+            }
         }
 
         @inlinable
@@ -145,7 +151,11 @@ extension Publishers.CollectByTime {
 
         @inlinable
         func tick() {
-            guard let group = state.withLock({ $0.tick() }) else { return }
+            // While the subscriber is still inside `receive(subscription:)` on another thread,
+            // the gathered values wait for the next tick: a group taken now would wait in the
+            // line, and the demand it returned would then be asked of the upstream rather than
+            // granted.
+            guard !line.handsOverElsewhere, let group = state.withLock({ $0.tick() }) else { return }
             if let more = line.deliverNow(.value(group)), more > 0 {
                 state.withLock { $0.grant(more) }
             }

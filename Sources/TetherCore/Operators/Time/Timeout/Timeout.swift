@@ -139,7 +139,12 @@ extension Publishers.Timeout {
                 return
             }
             startClock(generation)
+            line.beginHandOver()
             delivery.downstream.receive(subscription: self)
+            // Values that came due on another thread meanwhile waited for the subscriber to return.
+            if line.handedOver() {
+                delivery.schedule { self.deliverDue() }
+            }
             // A clock that ran out on another thread meanwhile left the completion to this one.
             if state.withLock({ $0.delivered() }) {
                 scheduleTimeOut()
