@@ -287,6 +287,14 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     "debounce-virtual": { count, tally in
         virtualTimeSends(count, tally, advance: 20) { $0.debounce(for: 10, scheduler: $1) }
     },
+    // The same through `timeout`, whose clock every value starts again, and through
+    // `collect(.byTime)`, whose timer ticks once a value and publishes it as a group of one.
+    "timeout-virtual": { count, tally in
+        virtualTimeSends(count, tally, advance: 5) { $0.timeout(10, scheduler: $1) }
+    },
+    "collect-by-time-virtual": { count, tally in
+        virtualTimeSends(count, tally, advance: 10) { $0.collect(.byTime($1, 10)).map { $0.count } }
+    },
 ]
 
 let arguments = CommandLine.arguments
