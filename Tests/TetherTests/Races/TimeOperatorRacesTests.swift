@@ -5,7 +5,9 @@ import XCTest
 
 /// Races on `receive(on:)` and `delay`, whose upstream link and queue of deliveries share one
 /// lock. A concurrent queue runs the scheduled actions of one stream at the same time, so the
-/// line, not the scheduler, must keep deliveries in order and one at a time.
+/// line, not the scheduler, must keep deliveries in order and one at a time. The hand-over of the
+/// subscription is raced for every time operator that can deliver during it: `receive(on:)`,
+/// `delay`, `timeout` and `collect(.byTime…)`.
 final class TimeOperatorRacesTests: TetherTestCase {
     private let queue = DispatchQueue(label: "time-operator-races", attributes: .concurrent)
 
