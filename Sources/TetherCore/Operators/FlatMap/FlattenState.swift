@@ -254,9 +254,7 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func innerValue(_ index: Int, _ value: Value) -> InnerValue {
         guard !terminated else {
-            guard receivingCompletion, completingThread == DownstreamTurn.currentThread, demand > 0,
-                buffer.count == paid
-            else {
+            guard completingThread == DownstreamTurn.currentThread, demand > 0, buffer.count == paid else {
                 return .drop
             }
             demand -= 1

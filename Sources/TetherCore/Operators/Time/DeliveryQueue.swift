@@ -158,19 +158,16 @@ internal struct DeliveryLine<Downstream: Subscriber>: ~Copyable, @unchecked Send
     @inlinable
     var downstream: Downstream? { queue.withLock { $0.downstream } }
 
-    /// The calling thread is about to hand the downstream its subscription: see
-    /// ``DeliveryQueue/beginHandOver()``.
-    @inlinable
-    func beginHandOver() {
-        queue.withLock { $0.beginHandOver() }
-    }
-
-    /// The downstream has its subscription; `true` when the caller schedules one more action
-    /// that drains the line, for what came due on another thread meanwhile (see
+    /// Hands `downstream` its subscription, with what comes due on another thread meanwhile
+    /// held back until it returns (``DeliveryQueue/beginHandOver()`` to
     /// ``DeliveryQueue/endHandOver()``).
+    /// - Returns: `true` when events wait: the caller schedules one more action that drains the
+    ///   line.
     @inlinable
-    func handedOver() -> Bool {
-        queue.withLock { $0.endHandOver() }
+    func handOver(_ subscription: any Subscription, to downstream: Downstream) -> Bool {
+        queue.withLock { $0.beginHandOver() }
+        downstream.receive(subscription: subscription)
+        return queue.withLock { $0.endHandOver() }
     }
 
     /// Another thread is handing the downstream its subscription: what comes due now waits.

@@ -131,11 +131,9 @@ extension Publishers.CollectByTime {
             ) { inner?.tick() }
             timer.withLock { $0 = repeating }
             // Nothing asked of the upstream until the downstream asks (see `request`).
-            line.beginHandOver()
-            downstream.receive(subscription: self)
             // Full groups that came due on another thread meanwhile waited for the subscriber to
             // return (a tick meanwhile takes nothing: see `tick`).
-            if line.handedOver() {
+            if line.handOver(self, to: downstream) {
                 scheduler.schedule(options: options) { self.deliverDue() }
             }
         }

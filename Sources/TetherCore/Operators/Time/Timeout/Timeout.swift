@@ -139,10 +139,8 @@ extension Publishers.Timeout {
                 return
             }
             startClock(generation)
-            line.beginHandOver()
-            delivery.downstream.receive(subscription: self)
             // Values that came due on another thread meanwhile waited for the subscriber to return.
-            if line.handedOver() {
+            if line.handOver(self, to: delivery.downstream) {
                 delivery.schedule { self.deliverDue() }
             }
             // A clock that ran out on another thread meanwhile left the completion to this one.
