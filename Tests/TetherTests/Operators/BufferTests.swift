@@ -1,3 +1,4 @@
+import Foundation
 import Tether
 import TetherTesting
 import XCTest
@@ -239,6 +240,48 @@ final class BufferTests: TetherTestCase {
         for value in 1...2 { upstream.send(value) }
         recorder.request(.max(5))
         XCTAssertEqual(recorder.events, [.subscription, .value(1), .completion(.finished), .value(2)])
+        upstream.releaseSubscribers()
+    }
+
+    /// Sends `completion` to `upstream` from a thread of its own and waits until that call
+    /// returns: a completion that arrives while the calling thread hands a batch over.
+    private func complete(
+        _ upstream: RecordingPublisher<Int, TestError>, with completion: Subscribers.Completion<TestError>
+    ) {
+        let sent = DispatchSemaphore(value: 0)
+        Thread {
+            upstream.send(completion: completion)
+            sent.signal()
+        }.start()
+        sent.wait()
+    }
+
+    func testAFinishFromAnotherThreadDuringABatchWaitsForTheRestOfIt() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .none) { [self] value in
+            if value == 1 { complete(upstream, with: .finished) }
+            return .none
+        }
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+        for value in 1...2 { upstream.send(value) }
+        // Sent from inside the delivery of 1 it would go first (see above); from another thread
+        // it comes after the values taken for the demand.
+        recorder.request(.max(5))
+        XCTAssertEqual(recorder.events, [.subscription, .value(1), .value(2), .completion(.finished)])
+        upstream.releaseSubscribers()
+    }
+
+    func testAFailureFromAnotherThreadDuringABatchWaitsForTheRestOfItAndDropsWhatIsBuffered() {
+        let upstream = RecordingPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(demand: .none) { [self] value in
+            if value == 1 { complete(upstream, with: .failure(TestError(id: 5))) }
+            return .none
+        }
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+        for value in 1...4 { upstream.send(value) }
+        recorder.request(.max(3))
+        XCTAssertEqual(
+            recorder.events, [.subscription, .value(1), .value(2), .value(3), .completion(.failure(TestError(id: 5)))])
         upstream.releaseSubscribers()
     }
 

@@ -17,13 +17,16 @@
 ///   is still buffered; `.finished` waits until the buffer is empty *and* the downstream has
 ///   outstanding demand;
 /// - values that arrive after `.finished` (but before it is delivered) are still buffered;
-/// - a completion that arrives while a batch is handed over overtakes the rest of the batch when
-///   Combine's buffer would deliver it at once (its drain runs again, nested, with the batch
-///   already out of the buffer): a failure when no demand is left beyond the batch, `.finished`
-///   when demand is left and nothing more is buffered; the rest of the batch follows it, as in
-///   Combine. (Combine also delivers a value that arrives during a batch, with demand left, ahead
-///   of the rest of the batch; Tether keeps values in order. A cancel drops the rest of the batch,
-///   where Combine delivers it.)
+/// - a completion sent from inside the downstream's `receive(_:)`, on the thread handing a batch
+///   over, overtakes the rest of the batch when Combine's buffer would deliver it at once (its
+///   drain runs again, nested, with the batch already out of the buffer): a failure when no
+///   demand is left beyond the batch, `.finished` when demand is left and nothing more is
+///   buffered; the rest of the batch follows it, as in Combine. A completion from any other
+///   thread waits for the batch: the values in it were taken for demand the downstream had
+///   asked for, and a subscriber let go of at the completion would lose them. (Combine also
+///   delivers a value that arrives during a batch, with demand left, ahead of the rest of the
+///   batch; Tether keeps values in order. A cancel drops the rest of the batch, where Combine
+///   delivers it.)
 /// - a full buffer with `.customError` records the failure and cancels the upstream, but
 ///   delivers nothing until the downstream next requests; a value sent to the buffer from inside
 ///   the `customError` closure traps (Combine's buffer makes the error under its lock, and the
@@ -103,6 +106,9 @@ internal struct BufferState<Downstream: Subscriber> {
     /// The batch in hand: values taken out of `storage` for demand already counted, still to
     /// hand over.
     @usableFromInline var taken = RingBuffer<Output>()
+    /// The thread handing the batch in hand over (``DownstreamTurn/currentThread``): only a
+    /// completion sent on it, from inside the downstream, overtakes the rest of the batch.
+    @usableFromInline var batchThread: UInt = 0
     /// The demand the values of the batch returned so far.
     @usableFromInline var returnedDuringBatch = Subscribers.Demand.none
     /// Where the rest of a batch goes once a completion overtook it.
@@ -189,7 +195,9 @@ internal struct BufferState<Downstream: Subscriber> {
         }
         pending = completion
         upstream = .done(refill: subscription)
-        if delivering, !taken.isEmpty, demand > 0 ? storage.isEmpty : completion.isFailure {
+        if delivering, !taken.isEmpty, demand > 0 ? storage.isEmpty : completion.isFailure,
+            batchThread == DownstreamTurn.currentThread
+        {
             overtaking = completion
         }
         guard !delivering, demand > 0 || completion.isFailure else { return (subscription, nil) }
@@ -258,9 +266,11 @@ internal struct BufferState<Downstream: Subscriber> {
         return .idle(refill)
     }
 
-    /// Takes out of the buffer as many values as the downstream has demand for.
+    /// Takes out of the buffer as many values as the downstream has demand for, to be handed
+    /// over on this thread.
     @inlinable
     mutating func takeBatch() {
+        batchThread = DownstreamTurn.currentThread
         while demand > 0, let value = storage.popFirst() {
             taken.append(value)
             demand -= 1
