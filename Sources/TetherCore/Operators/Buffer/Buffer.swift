@@ -40,13 +40,14 @@ extension Publishers {
     ///
     /// Like Combine's, the buffer hands values over in batches: it takes out at once as many
     /// buffered values as the subscriber has demand for, delivers them one by one, and counts the
-    /// demand they return once the batch is done. A completion that arrives while a batch is
-    /// delivered (typically sent upstream from inside the subscriber's `receive(_:)`) goes down
-    /// right after the value in hand, ahead of the rest of the batch, when Combine's would deliver
-    /// it at once: a failure when no demand is left beyond the batch, `.finished` when demand is
-    /// left and nothing more is buffered. The rest of the batch follows it, as in Combine. Unlike
-    /// Combine's, a value that arrives during a batch waits for the batch, so values keep their
-    /// order, and a cancel drops the rest of the batch.
+    /// demand they return once the batch is done. A completion sent upstream from inside the
+    /// subscriber's `receive(_:)`, on the thread delivering a batch, goes down right after the
+    /// value in hand, ahead of the rest of the batch, when Combine's would deliver it at once: a
+    /// failure when no demand is left beyond the batch, `.finished` when demand is left and
+    /// nothing more is buffered. The rest of the batch follows it, as in Combine. A completion
+    /// that comes from another thread meanwhile waits for the rest of the batch, whose values the
+    /// subscriber asked for. Unlike Combine's, a value that arrives during a batch waits for the
+    /// batch, so values keep their order, and a cancel drops the rest of the batch.
     public struct Buffer<Upstream: Publisher>: Publisher {
         /// The kind of values published by this publisher: the upstream's.
         public typealias Output = Upstream.Output
