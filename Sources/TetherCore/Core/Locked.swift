@@ -34,18 +34,24 @@ package struct Locked<State>: ~Copyable {
 
     /// Runs `body` with exclusive access to the state and returns its result.
     ///
-    /// Always inlined: a call left generic over `Result` would look up `Unchecked<Result>`'s
-    /// metadata at run time on every use.
+    /// The result leaves the lock as it is, vouched for as the state is (`nonisolated(unsafe)`),
+    /// not wrapped in an `Unchecked`: code that runs unspecialised with a result of a generic type
+    /// (a zip's or combine-latest's output) looked `Unchecked<Result>` up in the run time's
+    /// metadata cache on every call.
     @inlinable @inline(__always)
     package func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         #if TETHER_TSAN
         mutex.withLock { box in
             _ = handoff.load(ordering: .acquiring)
             defer { handoff.store(true, ordering: .releasing) }
-            return Unchecked(body(&box.value))
-        }.value
+            nonisolated(unsafe) let result = body(&box.value)
+            return result
+        }
         #else
-        mutex.withLock { box in Unchecked(body(&box.value)) }.value
+        mutex.withLock { box in
+            nonisolated(unsafe) let result = body(&box.value)
+            return result
+        }
         #endif
     }
 
