@@ -60,8 +60,9 @@ where P.Output == Int, P.Failure == Never {
 
 #if TETHER
 // OpenCombine 0.14.0 has no `combineLatest`.
-/// A source combined with three `Just(1)`, then six more such levels, as RxSwift's CombineLatest
-/// benchmarks.
+/// A source combined with three `Just(1)`, then six more such levels, as RxSwift's
+/// `CombineLatestCreating`: the source comes first at each level, so its value waits for the
+/// three `Just`s and then goes out once.
 func sevenCombineLatests<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
 where P.Output == Int, P.Failure == Never {
     let one = Just(1)
@@ -75,5 +76,20 @@ where P.Output == Int, P.Failure == Never {
         .combineLatest(one, one, one) { value, _, _, _ in value }
         .combineLatest(one, one, one) { value, _, _, _ in value }
         .sink { tally.sum &+= $0 }
+}
+
+/// Three `Just(1)` combined with a source, then with six more such levels, as RxSwift's
+/// `CombineLatestPumping`: the source comes last at each level, after the `Just`s have sent
+/// their values, so every value it pumps goes through all seven levels to the sink.
+func sevenCombineLatestsPumping<P: Publisher>(_ upstream: P, into tally: Tally) -> AnyCancellable
+where P.Output == Int, P.Failure == Never {
+    let one = Just(1)
+    let first = one.combineLatest(one, one, upstream) { _, _, _, value in value }
+    let second = one.combineLatest(one, one, first) { _, _, _, value in value }
+    let third = one.combineLatest(one, one, second) { _, _, _, value in value }
+    let fourth = one.combineLatest(one, one, third) { _, _, _, value in value }
+    let fifth = one.combineLatest(one, one, fourth) { _, _, _, value in value }
+    let sixth = one.combineLatest(one, one, fifth) { _, _, _, value in value }
+    return one.combineLatest(one, one, sixth) { _, _, _, value in value }.sink { tally.sum &+= $0 }
 }
 #endif

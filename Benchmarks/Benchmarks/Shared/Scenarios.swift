@@ -266,13 +266,15 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(tally.sum)
     }
 
-    // RxSwift's CombineLatestPumping: a source combined with three `Just(1)`, then six more
-    // levels of combineLatest with three `Just(1)`: per element.
+    // RxSwift's CombineLatestPumping: three `Just(1)` combined with a source, then six more
+    // levels of three `Just(1)` combined with the level below: per element, each of which goes
+    // through all seven levels (the source comes last, after the `Just`s).
     Catalog.rxCombineLatestPumping.register { benchmark in
         let tally = Tally()
-        let cancellable = sevenCombineLatests(
-            repeatElement(1, count: benchmark.scaledIterations.count).publisher, into: tally)
+        let count = benchmark.scaledIterations.count
+        let cancellable = sevenCombineLatestsPumping(repeatElement(1, count: count).publisher, into: tally)
         cancellable.cancel()
+        precondition(tally.sum == count, "every pumped value reaches the sink")
         blackHole(tally.sum)
     }
 

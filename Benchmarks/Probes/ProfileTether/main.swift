@@ -193,13 +193,13 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     "switch-pump": { count, tally in
         fiveSwitches(repeatElement(1, count: count).publisher, into: tally).cancel()
     },
-    // Seven `combineLatest` levels, each with three `Just(1)`, made and cancelled, and one element
-    // pumped through them.
+    // Seven `combineLatest` levels, each with three `Just(1)`, made and cancelled with one element
+    // through them; and one element pumped through the seven levels (the Rx rows' shapes).
     "combine-latest-create": { count, tally in
         for _ in 0..<count { sevenCombineLatests(CollectionOfOne(1).publisher, into: tally).cancel() }
     },
     "combine-latest-pump": { count, tally in
-        sevenCombineLatests(repeatElement(1, count: count).publisher, into: tally).cancel()
+        sevenCombineLatestsPumping(repeatElement(1, count: count).publisher, into: tally).cancel()
     },
     // One send of an erased subject through seven nested, erased `combineLatest` levels.
     "erased-7-combine-latest-send": { count, tally in
