@@ -40,19 +40,14 @@ package struct Locked<State>: ~Copyable {
     /// metadata cache on every call.
     @inlinable @inline(__always)
     package func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        #if TETHER_TSAN
         mutex.withLock { box in
+            #if TETHER_TSAN
             _ = handoff.load(ordering: .acquiring)
             defer { handoff.store(true, ordering: .releasing) }
+            #endif
             nonisolated(unsafe) let result = body(&box.value)
             return result
         }
-        #else
-        mutex.withLock { box in
-            nonisolated(unsafe) let result = body(&box.value)
-            return result
-        }
-        #endif
     }
 
     /// Runs `body` with exclusive access to the state if the lock is free, without waiting.
