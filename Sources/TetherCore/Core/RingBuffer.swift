@@ -42,7 +42,14 @@ package struct RingBuffer<Element> {
     @inlinable
     package mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
-        let element = slots[head].take()
+        return removeFirst()
+    }
+
+    /// Removes and returns the oldest element; the buffer must not be empty.
+    @inlinable
+    package mutating func removeFirst() -> Element {
+        precondition(count > 0, "RingBuffer is empty: nothing to remove")
+        let element = slots[head].take()!
         head = (head + 1) % slots.count
         count -= 1
         return element

@@ -51,7 +51,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            CombineLatestSubscription<CombiningSlotArray<LatestSlot<Upstream.Output>>, S>.attach(
+            CombineLatestSubscription<CombiningSlotArray<LatestSlot<Upstream.Output?>>, S>.attach(
                 subscriber, to: publishers)
         }
     }

@@ -48,7 +48,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            ZipSubscription<CombiningSlotArray<ZipSlot<Upstream.Output>>, S>.attach(subscriber, to: publishers)
+            ZipSubscription<CombiningSlotArray<ZipSlot<Upstream.Output?>>, S>.attach(subscriber, to: publishers)
         }
     }
 }

@@ -12,11 +12,11 @@ final class DrainSettleQuickPathTests: TetherTestCase {
     }
 
     func testZipSettlesOnlyWhereDeliveredWouldEndTheTurn() {
-        check(ZipState<CombiningSlotArray<ZipSlot<Int>>>.self)
+        check(ZipState<CombiningSlotArray<ZipSlot<Int?>>>.self)
     }
 
     func testCombineLatestSettlesOnlyWhereDeliveredWouldEndTheTurn() {
-        check(CombineLatestState<CombiningSlotArray<LatestSlot<Int>>>.self)
+        check(CombineLatestState<CombiningSlotArray<LatestSlot<Int?>>>.self)
     }
 
     /// A subject's conduit settles a delivery exactly when, with the returned demand added, it
@@ -119,34 +119,38 @@ extension MergeState: DrainMachine {
     }
 }
 
-extension ZipState: DrainMachine where Slots == CombiningSlotArray<ZipSlot<Int>> {
+extension ZipState: DrainMachine where Slots == CombiningSlotArray<ZipSlot<Int?>> {
     fileprivate mutating func send(_ index: Int, _ value: Int) -> (calls: String, step: DrainStep) {
-        combiningCalls(receive(index) { $0.slots[index].put(value) })
+        combiningCalls { receive(index, into: $0) { $0.slots[index].put(value) } }
     }
 }
 
-extension CombineLatestState: DrainMachine where Slots == CombiningSlotArray<LatestSlot<Int>> {
+extension CombineLatestState: DrainMachine where Slots == CombiningSlotArray<LatestSlot<Int?>> {
     fileprivate mutating func send(_ index: Int, _ value: Int) -> (calls: String, step: DrainStep) {
-        combiningCalls(receive(index) { $0.slots[index].put(value) })
+        combiningCalls { receive(index, into: $0) { $0.slots[index].put(value) } }
     }
 }
 
 extension CombiningState {
     fileprivate mutating func complete(_ index: Int, failing: Bool) -> (calls: String, step: DrainStep) {
-        combiningCalls(complete(index, failing ? .failure(TestError(id: 1)) : .finished))
+        let outcome = complete(index, failing ? .failure(TestError(id: 1)) : .finished)
+        return combiningCalls { _ in outcome }
     }
 
     fileprivate mutating func request(_ more: Subscribers.Demand) -> (calls: String, step: DrainStep) {
-        combiningCalls(request(more) as CombiningHandout<Slots.Output>)
+        combiningCalls { request(more, into: $0) }
     }
 
     fileprivate mutating func delivered(_ more: Subscribers.Demand) -> (calls: String, step: DrainStep) {
-        combiningCalls(delivered(more) as CombiningHandout<Slots.Output>)
+        combiningCalls { delivered(more, into: $0) }
     }
 
-    /// The outcome's calls (empty when it asks for none) and step.
-    fileprivate func combiningCalls(_ handout: CombiningHandout<Slots.Output>) -> (calls: String, step: DrainStep) {
-        let outcome = handout.outcome
+    /// The outcome's calls (empty when it asks for none) and step, of `event` run with a place for
+    /// the output, as the subscription runs it.
+    fileprivate func combiningCalls(_ event: (UnsafeMutablePointer<Slots.Output>) -> CombiningOutcome)
+        -> (calls: String, step: DrainStep)
+    {
+        let outcome = SeenOutcome(event).outcome
         var calls = ""
         if let request = outcome.request { calls += "request \(request.count) of \(outcome.demand) " }
         if let cancel = outcome.cancel { calls += "cancel \(cancel.count)" }

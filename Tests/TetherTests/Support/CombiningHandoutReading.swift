@@ -15,20 +15,28 @@ enum SeenStep<Output> {
     }
 }
 
-/// A state machine's handout as the tests read it: the outcome's calls, and its step with the
-/// output.
+/// A state machine's outcome as the tests read it: the outcome's calls, and its step with the
+/// output the machine put in the place it was handed.
 struct SeenOutcome<Output> {
     let outcome: CombiningOutcome
     let step: SeenStep<Output>
 
-    init(_ handout: CombiningHandout<Output>) {
-        outcome = handout.outcome
-        switch handout.outcome.step {
+    /// Runs `event` with a place for the output, as the subscription does, and reads what it did.
+    init(_ event: (UnsafeMutablePointer<Output>) -> CombiningOutcome) {
+        let place = UnsafeMutablePointer<Output>.allocate(capacity: 1)
+        defer { place.deallocate() }
+        outcome = event(place)
+        switch outcome.step {
         case .idle: step = .idle
         case .release: step = .release
-        case .deliver: step = .deliver(handout.output!)
+        case .deliver: step = .deliver(place.move())
         case .complete(let completion): step = .complete(completion)
         }
+    }
+
+    /// An event that delivers nothing, read.
+    init(_ outcome: CombiningOutcome) {
+        self.init { _ in outcome }
     }
 
     var request: [any Subscription]? { outcome.request }
@@ -41,12 +49,12 @@ struct SeenOutcome<Output> {
 extension CombiningState {
     /// ``CombiningState/request(_:)``, read.
     mutating func requested(_ more: Subscribers.Demand) -> SeenOutcome<Slots.Output> {
-        SeenOutcome(request(more))
+        SeenOutcome { request(more, into: $0) }
     }
 
     /// ``CombiningState/delivered(_:)``, read.
     mutating func afterDelivery(_ more: Subscribers.Demand) -> SeenOutcome<Slots.Output> {
-        SeenOutcome(delivered(more))
+        SeenOutcome { delivered(more, into: $0) }
     }
 
     /// ``CombiningState/complete(_:_:)``, read.

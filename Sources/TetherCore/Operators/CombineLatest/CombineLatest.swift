@@ -79,7 +79,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            typealias Slots = CombiningSlots2<LatestSlot<A.Output>, LatestSlot<B.Output>>
+            typealias Slots = CombiningSlots2<LatestSlot<A.Output?>, LatestSlot<B.Output?>>
             let storage = CombineLatestSubscription<Slots, S>(downstream: subscriber, upstreams: 2)
             storage.start()
             storage.subscribe(a, at: 0) { $0.a.put($1) }

@@ -101,7 +101,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             typealias Slots = CombiningSlots4<
-                LatestSlot<A.Output>, LatestSlot<B.Output>, LatestSlot<C.Output>, LatestSlot<D.Output>
+                LatestSlot<A.Output?>, LatestSlot<B.Output?>, LatestSlot<C.Output?>, LatestSlot<D.Output?>
             >
             let storage = CombineLatestSubscription<Slots, S>(downstream: subscriber, upstreams: 4)
             storage.start()

@@ -3,8 +3,8 @@
 /// arity, over upstreams indexed by position.
 ///
 /// It keeps the latest value of each upstream, typed, in its ``LatestSlot``; a full set of slots
-/// is read as the output. Each mutating method returns a ``CombiningHandout`` (an outcome, and the
-/// output it delivers) that the caller performs once the lock is released.
+/// is read as the output. Each mutating method returns a ``CombiningOutcome`` that the caller
+/// performs once the lock is released, and a delivery's output is put where the caller said.
 ///
 /// Demand follows Combine: every request from the downstream (and demand it returns from
 /// `receive(_:)`) is forwarded to every upstream, and an upstream that subscribes late is asked
@@ -18,7 +18,6 @@
 @usableFromInline
 package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     @usableFromInline package typealias Outcome = CombiningOutcome
-    @usableFromInline package typealias Handout = CombiningHandout<Slots.Output>
 
     /// "CombineLatest", as its subscriptions describe themselves.
     @usableFromInline package static var name: StaticString { "CombineLatest" }
@@ -50,15 +49,18 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
 
     /// Upstream `index` sent a value.
     @inlinable
-    package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
-        guard record(index, put), missing == 0, demand > 0 else { return (Outcome(), nil) }
+    package mutating func receive(
+        _ index: Int, into output: UnsafeMutablePointer<Slots.Output>, _ put: (inout Slots) -> Void
+    ) -> Outcome {
+        guard record(index, put), missing == 0, demand > 0 else { return Outcome() }
         demand -= 1
         if draining {
             queue.append(slots.emit())
-            return (Outcome(), nil)
+            return Outcome()
         }
         draining = true
-        return (Outcome(step: .deliver), slots.emit())
+        output.initialize(to: slots.emit())
+        return Outcome(step: .deliver)
     }
 
     /// A value sent from inside the downstream's `receive(_:)`, on the delivering thread: it
@@ -67,16 +69,18 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     /// run against Combine). A subscriber that feeds an upstream back from inside `receive(_:)`
     /// so does not loop.
     @inlinable
-    package mutating func receiveFromDelivery(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
+    package mutating func receiveFromDelivery(
+        _ index: Int, into output: UnsafeMutablePointer<Slots.Output>, _ put: (inout Slots) -> Void
+    ) -> Outcome {
         _ = record(index, put)
-        return (Outcome(), nil)
+        return Outcome()
     }
 
     /// Stores upstream `index`'s value as its latest.
     /// - Returns: `false` when the value is ignored (its upstream ended, or the stream did).
     @inlinable
     package mutating func record(_ index: Int, _ put: (inout Slots) -> Void) -> Bool {
-        guard accepts(index) else { return false }
+        guard phase.accepts(upstreams, index) else { return false }
         put(&slots)
         if upstreams[index].held == 0 {
             upstreams[index].held = 1
@@ -87,8 +91,8 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
 
     /// Upstream `index` completed.
     @inlinable
-    package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Handout {
-        guard accepts(index) else { return (Outcome(), nil) }
+    package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
+        guard phase.accepts(upstreams, index) else { return Outcome() }
         forget(index)
         var outcome = Outcome()
         if case .failure = completion {
@@ -98,17 +102,17 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
         } else {
             for upstream in upstreams {
                 if case .done = upstream.status { continue }
-                return (outcome, nil)
+                return outcome
             }
         }
         if draining || !queue.isEmpty {
             phase = .completing(completion)
-            return (outcome, nil)
+            return outcome
         }
         draining = true
         phase = .over
         outcome.step = .complete(completion)
-        return (outcome, nil)
+        return outcome
     }
 
     /// A combination waits for the drainer.
@@ -117,16 +121,19 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
 
     /// The next combination waiting for the drainer, else the completion once it is due.
     @inlinable
-    package mutating func next(_ outcome: inout Outcome) -> (CombiningStep, Slots.Output?) {
-        if let combination = queue.popFirst() {
-            return (.deliver, combination)
+    package mutating func next(_ outcome: inout Outcome, into output: UnsafeMutablePointer<Slots.Output>)
+        -> CombiningStep
+    {
+        if !queue.isEmpty {
+            output.initialize(to: queue.removeFirst())
+            return .deliver
         }
         if case .completing(let completion) = phase {
             phase = .over
             slots.removeAll()
-            return (.complete(completion), nil)
+            return .complete(completion)
         }
-        return (.idle, nil)
+        return .idle
     }
 
     @inlinable

@@ -3,6 +3,13 @@
 /// ``Slots``. Every method runs under the storage's lock and calls nothing (a `put` it is handed
 /// only stores a value in the slots); the outcome is performed after the lock is released.
 ///
+/// An event that can start a delivery is handed `output`, memory the caller provides for one
+/// output, uninitialised. The machine initialises it exactly when the step it returns is
+/// `.deliver`, and the caller moves the output out to deliver it. So the output goes from the
+/// slots to the downstream without an optional or a tuple around it, types that unspecialised
+/// code would look up in the run time on every value (Docs/FastWithoutTheSpecialiser.md, "No
+/// generic type made on the per-value path").
+///
 /// The families differ in what a value, a completion and the next output are; attaching,
 /// demand, the drainer's hand-offs and cancelling are shared, in the extension below.
 @usableFromInline
@@ -41,23 +48,29 @@ package protocol CombiningState {
 
     /// Upstream `index` sent a value; `put` stores it in the slots, and is called at most once
     /// (not at all when the value is dropped).
-    mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> CombiningHandout<Slots.Output>
+    mutating func receive(
+        _ index: Int, into output: UnsafeMutablePointer<Slots.Output>, _ put: (inout Slots) -> Void
+    ) -> CombiningOutcome
 
     /// As ``receive(_:_:)``, for a value that upstream `index` sends from inside the downstream's
     /// `receive(_:)`, on the thread delivering it (a subscriber that feeds an upstream back);
     /// called only when ``tellsFedBackValuesApart``.
-    mutating func receiveFromDelivery(_ index: Int, _ put: (inout Slots) -> Void) -> CombiningHandout<Slots.Output>
+    mutating func receiveFromDelivery(
+        _ index: Int, into output: UnsafeMutablePointer<Slots.Output>, _ put: (inout Slots) -> Void
+    ) -> CombiningOutcome
 
-    mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>)
-        -> CombiningHandout<Slots.Output>
+    /// Upstream `index` completed. Never delivers: a completion that ends the stream is the step,
+    /// or waits for the drainer.
+    mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> CombiningOutcome
 
     /// An output can go downstream now (a zip's tuple is ready; a combination waits for the
     /// drainer).
     var ready: Bool { get }
 
-    /// The next output, if one is ready (`.deliver`, with the output), or the completion once it
-    /// is due; `.idle` otherwise.
-    mutating func next(_ outcome: inout CombiningOutcome) -> (CombiningStep, Slots.Output?)
+    /// The next output, if one is ready (`.deliver`, the output put in `output`), or the
+    /// completion once it is due; `.idle` otherwise.
+    mutating func next(_ outcome: inout CombiningOutcome, into output: UnsafeMutablePointer<Slots.Output>)
+        -> CombiningStep
 
     /// Lets go of every value held: the stream is over.
     mutating func dropValues()
@@ -70,6 +83,19 @@ package enum CombiningPhase {
     case completing(Subscribers.Completion<any Error>)
     /// Completed or cancelled: nothing more happens.
     case over
+
+    /// Whether a value or the completion of upstream `index` of `upstreams` counts: `false` when
+    /// it is to be ignored.
+    ///
+    /// Asked of the phase, not of the machine: a machine's own method that calls a method of the
+    /// ``CombiningState`` extension hands it the machine's conformance, which unspecialised code
+    /// looks up in the run time on every value. The upstream's status is read in place, after
+    /// the phase: read into an argument, the whole upstream was copied, subscription and all.
+    @inlinable
+    package func accepts(_ upstreams: [CombiningUpstream], _ index: Int) -> Bool {
+        guard case .running = self else { return false }
+        return upstreams[index].status.accepts
+    }
 }
 
 /// What a zip's or combine-latest's drainer does next.
@@ -77,25 +103,21 @@ package enum CombiningPhase {
 package enum CombiningStep {
     /// Stop draining (or, for a caller that is not draining, nothing to deliver).
     case idle
-    /// Stop draining and let go of the downstream: the stream was cancelled meanwhile.
+    /// Stop draining: the stream was cancelled meanwhile.
     case release
-    /// Deliver the output handed out with this step (see ``CombiningHandout``).
+    /// Deliver the output the machine put where its caller said (see ``CombiningState``).
     case deliver
-    /// Complete the downstream and let go of it.
+    /// Complete the downstream.
     case complete(Subscribers.Completion<any Error>)
 }
 
-/// An outcome and the output its `.deliver` step names (`nil` for any other step): what every
-/// event of a zip's or combine-latest's state machine returns.
+/// Calls to make outside the lock, then the next step: what every event of a zip's or
+/// combine-latest's state machine returns.
 ///
-/// The output travels beside the outcome rather than in its step so that neither the outcome nor
-/// the step is generic. A generic outcome, made and dropped for every value, was destroyed
-/// through the run time's value witnesses, which look its type up by name and compute its layout
+/// Not generic: a `.deliver` step's output is put where the caller said, not carried here. A
+/// generic outcome, made and dropped for every value, was destroyed through the run time's value
+/// witnesses, which look its type up by name and compute its layout
 /// (Docs/FastWithoutTheSpecialiser.md, "Copies the compiler makes through value witnesses").
-@usableFromInline
-package typealias CombiningHandout<Output> = (outcome: CombiningOutcome, output: Output?)
-
-/// Calls to make outside the lock, then the next step.
 @usableFromInline
 package struct CombiningOutcome {
     /// Upstreams to ask for ``demand``. This and ``cancel`` are `nil` rather than empty when
@@ -131,12 +153,14 @@ extension CombiningState {
 
     /// The downstream asked for more (never `.none`: the storage traps on that first).
     @inlinable
-    package mutating func request(_ more: Subscribers.Demand) -> CombiningHandout<Slots.Output> {
-        if case .over = phase { return (CombiningOutcome(), nil) }
+    package mutating func request(_ more: Subscribers.Demand, into output: UnsafeMutablePointer<Slots.Output>)
+        -> CombiningOutcome
+    {
+        if case .over = phase { return CombiningOutcome() }
         var outcome = CombiningOutcome()
         if more > 0 { add(more, to: &outcome) }
-        guard !draining else { return (outcome, nil) }
-        let (step, output) = next(&outcome)
+        guard !draining else { return outcome }
+        let step = next(&outcome, into: output)
         outcome.step = step
         switch step {
         case .deliver, .complete:
@@ -144,22 +168,24 @@ extension CombiningState {
         case .idle, .release:
             break
         }
-        return (outcome, output)
+        return outcome
     }
 
     /// The drainer's call into the downstream returned `more`: what it does next.
     @inlinable
-    package mutating func delivered(_ more: Subscribers.Demand) -> CombiningHandout<Slots.Output> {
+    package mutating func delivered(_ more: Subscribers.Demand, into output: UnsafeMutablePointer<Slots.Output>)
+        -> CombiningOutcome
+    {
         precondition(draining, "\(Self.name): only the drainer may report a delivery")
         if case .over = phase {
             draining = false
             sender = nil
             owed = .none
-            return (CombiningOutcome(step: .release), nil)
+            return CombiningOutcome(step: .release)
         }
         var outcome = CombiningOutcome()
         if more > 0 { add(more, to: &outcome) }
-        let (step, output) = next(&outcome)
+        let step = next(&outcome, into: output)
         outcome.step = step
         switch step {
         case .deliver:
@@ -173,7 +199,7 @@ extension CombiningState {
             outcome.returned = owed
             owed = .none
         }
-        return (outcome, output)
+        return outcome
     }
 
     /// The drainer's call into the downstream returned `more`: whether that ends its turn, with
@@ -188,21 +214,14 @@ extension CombiningState {
     }
 
     /// The downstream cancelled.
-    /// - Returns: The upstreams to cancel, and whether the caller must let go of the downstream
-    ///   (when nobody is draining; otherwise the drainer does it).
+    /// - Returns: The upstreams to cancel, and whether nobody is draining (otherwise the drainer
+    ///   learns of the cancel from its next step, `.release`).
     @inlinable
     package mutating func cancel() -> (cancel: [any Subscription], release: Bool) {
         if case .over = phase { return ([], false) }
         phase = .over
         dropValues()
         return (releaseChildren(), !draining)
-    }
-
-    /// Upstream `index` may send a value or its completion: `false` when it is to be ignored.
-    @inlinable
-    package func accepts(_ index: Int) -> Bool {
-        guard case .running = phase else { return false }
-        return upstreams[index].status.accepts
     }
 
     /// Counts `more` demand (more than none) and forwards it to every live upstream, but the

@@ -5,16 +5,17 @@ import Synchronization
 /// values in the machine's slots through a `put` made where the publisher's types are known, and
 /// the machine reads the slots as the output.
 ///
-/// The downstream is held outside the lock because only the drainer the machine names calls it,
-/// and only the drainer (or the canceller, when nobody drains) lets go of it. No lock is held
-/// while calling out.
+/// The downstream is held outside the lock because only the drainer the machine names calls it.
+/// The machine ends the stream once, with its completion or a cancel, and says nothing more after
+/// that; so the subscription keeps no mark of its own that the downstream is done with. No lock
+/// is held while calling out.
 ///
-/// The machine and the downstream are the base class's `state` and `serial`, and the lock is a
-/// `Locked<Void>` beside them, so that the `deinit`, which runs unspecialised, looks no type up
-/// (Docs/FastWithoutTheSpecialiser.md, "Generic state in one value").
+/// The machine is the base class's `state`, and the lock is a `Locked<Void>` beside it, so that
+/// the `deinit`, which runs unspecialised, looks no type up (Docs/FastWithoutTheSpecialiser.md,
+/// "Generic state in one value").
 @usableFromInline
 package final class CombiningSubscription<Machine: CombiningState, Downstream: Subscriber>:
-    HandOffSubscriptionBase<Machine, Downstream?>, Subscription, SpecializedControl, CustomStringConvertible,
+    SubscriptionBase<Machine>, Subscription, SpecializedControl, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Machine.Slots.Output == Downstream.Input {
     @usableFromInline package typealias Slots = Machine.Slots
@@ -27,18 +28,13 @@ where Machine.Slots.Output == Downstream.Input {
     @usableFromInline
     package let lock = Locked(())
 
-    /// Touched only by the drainer, or by `cancel` when the machine says nobody drains: the
-    /// machine rules out overlapping access. The base class's `serial`.
-    @inlinable
-    package var downstream: Downstream? {
-        get { serial }
-        set { serial = newValue }
-    }
-
-    /// The subscriber again, kept for the subscription's whole life, past the end and a cancel,
-    /// as Combine's zip and combineLatest keep theirs (OpenCombine's lifecycle tests of both, run
-    /// against Combine); `downstream` still says whether it is delivered to, and the drainer
-    /// delivers values through this `let`, which costs no copy.
+    /// The subscriber, kept for the subscription's whole life, past the end and a cancel, as
+    /// Combine's zip and combineLatest keep theirs (OpenCombine's lifecycle tests of both, run
+    /// against Combine). The drainer calls it through this `let`, which costs no copy.
+    ///
+    /// No optional beside it says whether it is still delivered to: the machine's steps say so,
+    /// and code that ran unspecialised looked such an optional's type up on every value, to size
+    /// the room for the one it took out at the completion.
     @usableFromInline
     internal let heldSubscriber: Downstream
 
@@ -55,7 +51,7 @@ where Machine.Slots.Output == Downstream.Input {
     package init(downstream: Downstream, upstreams: Int) {
         control = CombiningSubscription.controlEntry
         heldSubscriber = downstream
-        super.init(state: Machine(upstreams: upstreams), serial: downstream)
+        super.init(state: Machine(upstreams: upstreams))
         Ledger.enter(self)
     }
 
@@ -63,6 +59,14 @@ where Machine.Slots.Output == Downstream.Input {
     @inlinable @inline(__always)
     package func withMachine<Result>(_ body: (inout Machine) -> Result) -> Result {
         lock.withLock { _ in body(&state) }
+    }
+
+    /// Runs `body` with the place where the machine puts the output of a `.deliver` step: room
+    /// for one output on the stack, uninitialised (see ``CombiningState``).
+    @inlinable @inline(__always)
+    @discardableResult
+    package func withOutputPlace<Result>(_ body: (UnsafeMutablePointer<Downstream.Input>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: Downstream.Input.self, capacity: 1) { body($0.baseAddress.unsafelyUnwrapped) }
     }
 
     deinit {
@@ -73,8 +77,8 @@ where Machine.Slots.Output == Downstream.Input {
     /// requested from inside `receive(subscription:)` reaches each as it subscribes.
     @inlinable
     package func start() {
-        downstream?.receive(subscription: self)
-        perform(withMachine { $0.delivered(.none) })
+        heldSubscriber.receive(subscription: self)
+        withOutputPlace { output in perform(withMachine { $0.delivered(.none, into: output) }, output) }
     }
 
     /// Subscribes to upstream number `index`, whose values `put` stores in its slot.
@@ -105,10 +109,12 @@ where Machine.Slots.Output == Downstream.Input {
         if Machine.tellsFedBackValuesApart, deliveringThread.load(ordering: .relaxed) != 0 {
             return receiveDuringDelivery(index, input, put)
         }
-        let (outcome, output) = withMachine { $0.receive(index) { put(&$0, input) } }
-        // Most values only wait for their partners: nothing to perform.
-        if case .idle = outcome.step, outcome.request == nil, outcome.cancel == nil { return .none }
-        return perform(consume outcome, consume output)
+        return withOutputPlace { output in
+            let outcome = withMachine { $0.receive(index, into: output) { put(&$0, input) } }
+            // Most values only wait for their partners: nothing to perform.
+            if case .idle = outcome.step, outcome.request == nil, outcome.cancel == nil { return .none }
+            return perform(consume outcome, output)
+        }
     }
 
     /// ``receive(_:_:_:)`` for a value that arrives while some thread delivers: from inside the
@@ -119,15 +125,19 @@ where Machine.Slots.Output == Downstream.Input {
         _ index: Int, _ input: Input, _ put: (inout Slots, Input) -> Void
     ) -> Subscribers.Demand {
         let fromDelivery = deliveringThread.load(ordering: .relaxed) == DownstreamTurn.currentThread
-        return perform(
-            withMachine {
-                fromDelivery ? $0.receiveFromDelivery(index) { put(&$0, input) } : $0.receive(index) { put(&$0, input) }
-            })
+        return withOutputPlace { output in
+            let outcome = withMachine {
+                fromDelivery
+                    ? $0.receiveFromDelivery(index, into: output) { put(&$0, input) }
+                    : $0.receive(index, into: output) { put(&$0, input) }
+            }
+            return perform(consume outcome, output)
+        }
     }
 
     @inlinable
     package func complete(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        perform(withMachine { $0.complete(index, completion.eraseError()) })
+        withOutputPlace { output in perform(withMachine { $0.complete(index, completion.eraseError()) }, output) }
     }
 
     @inlinable
@@ -143,38 +153,26 @@ where Machine.Slots.Output == Downstream.Input {
     @inlinable
     package func requestNow(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(Machine.name) was asked for .none")
-        perform(withMachine { $0.request(demand) })
+        withOutputPlace { output in perform(withMachine { $0.request(demand, into: output) }, output) }
     }
 
     @inlinable
     package func cancelNow() {
-        let (upstreams, release) = withMachine { $0.cancel() }
-        if release { downstream = nil }
+        let (upstreams, _) = withMachine { $0.cancel() }
         for subscription in upstreams { subscription.cancel() }
     }
 
-    /// Makes the outcome's calls, then runs the steps as the drainer until the machine goes idle
-    /// (a `.deliver` step's output is the one handed out with it). The handout is the drain's own,
-    /// so that a combination is let go of once delivered, not kept by the caller until the drain
-    /// ends.
+    /// Makes the outcome's calls, then runs the steps as the drainer until the machine goes idle.
+    /// A `.deliver` step's output is in `output`, the place the machine was handed, and is moved
+    /// out to the downstream, so that a combination is let go of once delivered.
     /// - Returns: The demand owed to the upstream whose `receive(_:)` this runs in (see
     ///   ``CombiningState/sender``).
     @inlinable
     @discardableResult
-    package func perform(_ handout: consuming CombiningHandout<Downstream.Input>) -> Subscribers.Demand {
-        let output = handout.output.take()
-        return perform(handout.outcome, consume output)
-    }
-
-    /// ``perform(_:)`` with the outcome and its output apart, as the usual path has them; both
-    /// are the drain's own, and callers hand them over with `consume`.
-    @inlinable
-    @discardableResult
     package func perform(
-        _ first: consuming CombiningOutcome, _ firstOutput: consuming Downstream.Input?
+        _ first: consuming CombiningOutcome, _ output: UnsafeMutablePointer<Downstream.Input>
     ) -> Subscribers.Demand {
         var outcome = consume first
-        var output = consume firstOutput
         var thread: UInt = 0
         while true {
             if outcome.request != nil || outcome.cancel != nil {
@@ -184,30 +182,31 @@ where Machine.Slots.Output == Downstream.Input {
             case .idle:
                 return outcome.returned
             case .release:
-                downstream = nil
                 return .none
             case .deliver:
-                guard let value = output.take() else {
-                    preconditionFailure("\(Machine.name): a delivery was handed out without its output")
-                }
                 // Called where it is kept, a `let`: no copy, no retain.
                 if Machine.tellsFedBackValuesApart {
                     if thread == 0 { thread = DownstreamTurn.currentThread }
                     deliveringThread.store(thread, ordering: .relaxed)
                 }
-                let more = heldSubscriber.receive(value)
+                let more = heldSubscriber.receive(output.move())
                 if Machine.tellsFedBackValuesApart { deliveringThread.store(0, ordering: .relaxed) }
                 // Settled: the turn is over with nothing to do, which an idle outcome says.
-                (outcome, output) = withMachine {
-                    $0.settle(more) ? (CombiningOutcome(), nil) : $0.delivered(more)
-                }
+                outcome = withMachine { $0.settle(more) ? CombiningOutcome() : $0.delivered(more, into: output) }
             case .complete(let completion):
-                let released = downstream
-                downstream = nil
-                released?.receive(completion: completion.restoringFailure(Downstream.Failure.self))
+                finish(completion)
                 return .none
             }
         }
+    }
+
+    /// Hands the downstream its completion: the drainer's last step. Out of line, so that the
+    /// typed completion it makes, a type built from the generic parameters, is not looked up on
+    /// every entry to ``perform(_:_:)`` where that runs unspecialised.
+    @inlinable
+    @inline(never)
+    package func finish(_ completion: Subscribers.Completion<any Error>) {
+        heldSubscriber.receive(completion: completion.restoringFailure(Downstream.Failure.self))
     }
 
     /// Cancels and asks the upstreams an outcome names, apart from the usual path, which has none.

@@ -74,7 +74,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            typealias Slots = CombiningSlots2<ZipSlot<A.Output>, ZipSlot<B.Output>>
+            typealias Slots = CombiningSlots2<ZipSlot<A.Output?>, ZipSlot<B.Output?>>
             let storage = ZipSubscription<Slots, S>(downstream: subscriber, upstreams: 2)
             storage.start()
             storage.subscribe(a, at: 0) { $0.a.put($1) }

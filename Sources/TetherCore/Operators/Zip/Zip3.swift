@@ -84,7 +84,7 @@ extension Publishers {
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            typealias Slots = CombiningSlots3<ZipSlot<A.Output>, ZipSlot<B.Output>, ZipSlot<C.Output>>
+            typealias Slots = CombiningSlots3<ZipSlot<A.Output?>, ZipSlot<B.Output?>, ZipSlot<C.Output?>>
             let storage = ZipSubscription<Slots, S>(downstream: subscriber, upstreams: 3)
             storage.start()
             storage.subscribe(a, at: 0) { $0.a.put($1) }

@@ -95,7 +95,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             typealias Slots = CombiningSlots4<
-                ZipSlot<A.Output>, ZipSlot<B.Output>, ZipSlot<C.Output>, ZipSlot<D.Output>
+                ZipSlot<A.Output?>, ZipSlot<B.Output?>, ZipSlot<C.Output?>, ZipSlot<D.Output?>
             >
             let storage = ZipSubscription<Slots, S>(downstream: subscriber, upstreams: 4)
             storage.start()

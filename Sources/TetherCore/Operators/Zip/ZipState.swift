@@ -3,8 +3,9 @@
 ///
 /// Each upstream's unpaired values wait, typed, in its ``ZipSlot``; the machine counts them.
 /// Whenever every upstream has a value waiting and the downstream has demand, the oldest value
-/// of each is taken, in order, as the output. Each mutating method returns a ``CombiningHandout``
-/// (an outcome, and the output it delivers) that the caller performs once the lock is released.
+/// of each is taken, in order, as the output. Each mutating method returns a ``CombiningOutcome``
+/// that the caller performs once the lock is released, and a delivery's output is put where the
+/// caller said.
 ///
 /// Demand follows Combine: every request from the downstream (and demand it returns from
 /// `receive(_:)`) is forwarded to every upstream, and an upstream that subscribes late is asked
@@ -19,7 +20,6 @@
 @usableFromInline
 package struct ZipState<Slots: CombiningSlots>: CombiningState {
     @usableFromInline package typealias Outcome = CombiningOutcome
-    @usableFromInline package typealias Handout = CombiningHandout<Slots.Output>
 
     /// "Zip", as its subscriptions describe themselves.
     @usableFromInline static package var name: StaticString { "Zip" }
@@ -45,18 +45,20 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
 
     /// Upstream `index` sent a value.
     @inlinable
-    package mutating func receive(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
-        guard accepts(index) else { return (Outcome(), nil) }
+    package mutating func receive(
+        _ index: Int, into output: UnsafeMutablePointer<Slots.Output>, _ put: (inout Slots) -> Void
+    ) -> Outcome {
+        guard phase.accepts(upstreams, index) else { return Outcome() }
         put(&slots)
         upstreams[index].held += 1
         if upstreams[index].held == 1 { empty -= 1 }
         // It waits for its partners, or for the thread delivering to pair it.
-        guard ready, !draining else { return (Outcome(), nil) }
+        guard ready, !draining else { return Outcome() }
         draining = true
         sender = index
         var outcome = Outcome(step: .deliver)
-        let tuple = take(&outcome)
-        return (outcome, tuple)
+        take(&outcome, into: output)
+        return outcome
     }
 
     /// A value sent from inside the downstream's `receive(_:)`, on the delivering thread, is
@@ -66,29 +68,32 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
     @usableFromInline package static var tellsFedBackValuesApart: Bool { false }
 
     @inlinable
-    package mutating func receiveFromDelivery(_ index: Int, _ put: (inout Slots) -> Void) -> Handout {
-        receive(index, put)
+    package mutating func receiveFromDelivery(
+        _ index: Int, into output: UnsafeMutablePointer<Slots.Output>, _ put: (inout Slots) -> Void
+    ) -> Outcome {
+        receive(index, into: output, put)
     }
 
     /// Upstream `index` completed.
     @inlinable
-    package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Handout {
-        guard accepts(index) else { return (Outcome(), nil) }
+    package mutating func complete(_ index: Int, _ completion: Subscribers.Completion<any Error>) -> Outcome {
+        guard phase.accepts(upstreams, index) else { return Outcome() }
         // As in Combine, a failing upstream is cancelled with the others (`end` cancels every
         // live subscription); a finished one is simply let go of.
         if case .finished = completion { forget(index) }
         upstreams[index].finished = true
         if case .finished = completion, upstreams[index].held > 0 {
             // Its queued values may still complete tuples.
-            return (Outcome(), nil)
+            return Outcome()
         }
         var outcome = Outcome()
         end(completion, &outcome)
-        guard !draining else { return (outcome, nil) }
+        guard !draining else { return outcome }
+        // Ended: the completion is the next step, and nothing is delivered before it.
         draining = true
-        let (step, output) = next(&outcome)
-        outcome.step = step
-        return (outcome, output)
+        phase = .over
+        outcome.step = .complete(completion)
+        return outcome
     }
 
     /// Decides the completion: no further tuple can be made. Cancels the live upstreams.
@@ -105,26 +110,29 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
 
     /// The next tuple, else the completion once it is decided.
     @inlinable
-    package mutating func next(_ outcome: inout Outcome) -> (CombiningStep, Slots.Output?) {
+    package mutating func next(_ outcome: inout Outcome, into output: UnsafeMutablePointer<Slots.Output>)
+        -> CombiningStep
+    {
         switch phase {
         case .over:
-            return (.idle, nil)
+            return .idle
         case .completing(let completion):
             phase = .over
-            return (.complete(completion), nil)
+            return .complete(completion)
         case .running:
             break
         }
-        guard ready else { return (.idle, nil) }
-        return (.deliver, take(&outcome))
+        guard ready else { return .idle }
+        take(&outcome, into: output)
+        return .deliver
     }
 
-    /// The oldest value of every upstream, as a tuple: the stream is running and a tuple is
-    /// ready.
+    /// Puts the oldest value of every upstream, as a tuple, in `output`: the stream is running
+    /// and a tuple is ready.
     @inlinable
-    package mutating func take(_ outcome: inout Outcome) -> Slots.Output {
+    package mutating func take(_ outcome: inout Outcome, into output: UnsafeMutablePointer<Slots.Output>) {
         if demand > 0 { demand -= 1 }
-        let tuple = slots.emit()
+        output.initialize(to: slots.emit())
         var exhausted = false
         for index in upstreams.indices {
             upstreams[index].held -= 1
@@ -137,7 +145,6 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
             // The completion follows this tuple, once the downstream has it.
             end(.finished, &outcome)
         }
-        return tuple
     }
 
     @inlinable

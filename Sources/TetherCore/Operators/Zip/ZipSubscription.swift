@@ -3,14 +3,17 @@
 package typealias ZipSubscription<Slots: CombiningSlots, Downstream: Subscriber> =
     CombiningSubscription<ZipState<Slots>, Downstream> where Downstream.Input == Slots.Output
 
-/// An upstream's unpaired values, oldest first.
+/// An upstream's unpaired values, oldest first; the oldest is kept in a `Held`, the optional of
+/// the value (`ZipSlot<A.Output?>`): see ``OptionalType``.
 ///
 /// The oldest is kept apart from the rest: a zip whose upstreams keep pace holds one value at a
 /// time, which then costs no ring-buffer arithmetic.
 @usableFromInline
-package struct ZipSlot<Value>: CombiningSlot {
-    @usableFromInline package var oldest: Value?
-    /// The values after ``oldest``; empty whenever `oldest` is `nil`.
+package struct ZipSlot<Held: OptionalType>: CombiningSlot {
+    @usableFromInline package typealias Value = Held.Wrapped
+
+    @usableFromInline package var oldest = Held.none
+    /// The values after ``oldest``; empty whenever `oldest` is none.
     @usableFromInline package var rest = RingBuffer<Value>()
 
     @inlinable
@@ -18,8 +21,8 @@ package struct ZipSlot<Value>: CombiningSlot {
 
     @inlinable
     package mutating func put(_ value: Value) {
-        if oldest == nil {
-            oldest = value
+        if oldest.isNone {
+            oldest = Held(value)
         } else {
             rest.append(value)
         }
@@ -28,8 +31,16 @@ package struct ZipSlot<Value>: CombiningSlot {
     /// Removes and returns the oldest value.
     @inlinable
     package mutating func emit() -> Value {
-        let value = oldest.take()!
-        if !rest.isEmpty { oldest = rest.popFirst() }
+        let value = oldest.takeWrapped()
+        if !rest.isEmpty { promoteNext() }
         return value
+    }
+
+    /// The next value becomes the oldest. Out of line: the ring hands it out as an optional built
+    /// from `Value`, which a zip of one value at a time does not pay for.
+    @inlinable
+    @inline(never)
+    package mutating func promoteNext() {
+        oldest = Held(rest.removeFirst())
     }
 }

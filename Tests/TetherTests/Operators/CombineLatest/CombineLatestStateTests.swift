@@ -4,7 +4,7 @@ import XCTest
 
 /// The combine-latest state machine on its own, without threads, over `Int` upstreams.
 final class CombineLatestStateTests: TetherTestCase {
-    private typealias Machine = CombineLatestState<CombiningSlotArray<LatestSlot<Int>>>
+    private typealias Machine = CombineLatestState<CombiningSlotArray<LatestSlot<Int?>>>
 
     private func started(_ upstreams: Int, demand: Subscribers.Demand) -> Machine {
         var machine = Machine(upstreams: upstreams)
@@ -103,9 +103,9 @@ final class CombineLatestStateTests: TetherTestCase {
     }
 }
 
-extension CombineLatestState where Slots == CombiningSlotArray<LatestSlot<Int>> {
+extension CombineLatestState where Slots == CombiningSlotArray<LatestSlot<Int?>> {
     /// Upstream `index` sent `value`, stored as its side stores it: what the caller does next.
     fileprivate mutating func receive(_ index: Int, _ value: Int) -> SeenStep<[Int]> {
-        SeenOutcome(receive(index) { $0.slots[index].put(value) }).step
+        SeenOutcome { receive(index, into: $0) { $0.slots[index].put(value) } }.step
     }
 }

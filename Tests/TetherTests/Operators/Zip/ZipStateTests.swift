@@ -4,7 +4,7 @@ import XCTest
 
 /// The zip state machine on its own, without threads, over `Int` upstreams.
 final class ZipStateTests: TetherTestCase {
-    private typealias Machine = ZipState<CombiningSlotArray<ZipSlot<Int>>>
+    private typealias Machine = ZipState<CombiningSlotArray<ZipSlot<Int?>>>
 
     private func started(_ upstreams: Int, demand: Subscribers.Demand) -> (Machine, [RecordingSubscription]) {
         var machine = Machine(upstreams: upstreams)
@@ -134,9 +134,9 @@ final class ZipStateTests: TetherTestCase {
     }
 }
 
-extension ZipState where Slots == CombiningSlotArray<ZipSlot<Int>> {
+extension ZipState where Slots == CombiningSlotArray<ZipSlot<Int?>> {
     /// Upstream `index` sent `value`, stored as its side stores it.
     fileprivate mutating func receive(_ index: Int, _ value: Int) -> SeenOutcome<[Int]> {
-        SeenOutcome(receive(index) { $0.slots[index].put(value) })
+        SeenOutcome { receive(index, into: $0) { $0.slots[index].put(value) } }
     }
 }
