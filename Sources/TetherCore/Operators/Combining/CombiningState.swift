@@ -20,8 +20,8 @@ package protocol CombiningState {
     static var name: StaticString { get }
 
     /// Whether a value an upstream sends from inside the downstream's `receive(_:)` is treated
-    /// apart (``receiveFromDelivery(_:_:)``). When it is not, the subscription does not keep track
-    /// of the delivering thread at all, and every value goes through ``receive(_:_:)``.
+    /// apart (``receiveFromDelivery(_:into:_:)``). When it is not, the subscription does not keep track
+    /// of the delivering thread at all, and every value goes through ``receive(_:into:_:)``.
     static var tellsFedBackValuesApart: Bool { get }
 
     init(upstreams: Int)
@@ -52,7 +52,7 @@ package protocol CombiningState {
         _ index: Int, into output: UnsafeMutablePointer<Slots.Output>, _ put: (inout Slots) -> Void
     ) -> CombiningOutcome
 
-    /// As ``receive(_:_:)``, for a value that upstream `index` sends from inside the downstream's
+    /// As ``receive(_:into:_:)``, for a value that upstream `index` sends from inside the downstream's
     /// `receive(_:)`, on the thread delivering it (a subscriber that feeds an upstream back);
     /// called only when ``tellsFedBackValuesApart``.
     mutating func receiveFromDelivery(
@@ -204,7 +204,7 @@ extension CombiningState {
 
     /// The drainer's call into the downstream returned `more`: whether that ends its turn, with
     /// nothing to ask for or hand back, nothing ready and no completion due, as on the usual
-    /// path. When it does not, nothing has changed, and ``delivered(_:)`` says what comes next.
+    /// path. When it does not, nothing has changed, and ``delivered(_:into:)`` says what comes next.
     @inlinable
     package mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard more == .none, owed == .none, case .running = phase, !ready else { return false }

@@ -40,7 +40,7 @@ where Machine.Slots.Output == Downstream.Input {
 
     /// The thread calling the downstream's `receive(_:)` (``DownstreamTurn/currentThread``), or 0:
     /// a value an upstream sends from inside that call, on that thread, is told apart
-    /// (``CombiningState/receiveFromDelivery(_:_:)``). Kept only for a family that tells such
+    /// (``CombiningState/receiveFromDelivery(_:into:_:)``). Kept only for a family that tells such
     /// values apart (``CombiningState/tellsFedBackValuesApart``, a constant the specialiser folds);
     /// it stays 0 for the others. Relaxed: a thread compares it with its own
     /// number, which only it stores, and its own stores it always reads back.
@@ -118,7 +118,7 @@ where Machine.Slots.Output == Downstream.Input {
     }
 
     /// ``receive(_:_:_:)`` for a value that arrives while some thread delivers: from inside the
-    /// delivery, on its thread (``CombiningState/receiveFromDelivery(_:_:)``), or from another.
+    /// delivery, on its thread (``CombiningState/receiveFromDelivery(_:into:_:)``), or from another.
     @inlinable
     @inline(never)
     package func receiveDuringDelivery<Input>(

@@ -47,12 +47,12 @@ struct SeenOutcome<Output> {
 }
 
 extension CombiningState {
-    /// ``CombiningState/request(_:)``, read.
+    /// ``CombiningState/request(_:into:)``, read.
     mutating func requested(_ more: Subscribers.Demand) -> SeenOutcome<Slots.Output> {
         SeenOutcome { request(more, into: $0) }
     }
 
-    /// ``CombiningState/delivered(_:)``, read.
+    /// ``CombiningState/delivered(_:into:)``, read.
     mutating func afterDelivery(_ more: Subscribers.Demand) -> SeenOutcome<Slots.Output> {
         SeenOutcome { delivered(more, into: $0) }
     }
