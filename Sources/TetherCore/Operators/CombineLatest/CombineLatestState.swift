@@ -22,7 +22,8 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
     /// "CombineLatest", as its subscriptions describe themselves.
     @usableFromInline package static var name: StaticString { "CombineLatest" }
 
-    /// A value sent from inside a delivery makes no combination (``receiveFromDelivery(_:into:_:)``).
+    /// A value sent from inside a delivery makes no combination
+    /// (``receiveFromDelivery(_:into:_:)``).
     @usableFromInline package static var tellsFedBackValuesApart: Bool { true }
 
     @usableFromInline package var upstreams: [CombiningUpstream]

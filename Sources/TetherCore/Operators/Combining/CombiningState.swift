@@ -7,8 +7,8 @@
 /// output, uninitialised. The machine initialises it exactly when the step it returns is
 /// `.deliver`, and the caller moves the output out to deliver it. So the output goes from the
 /// slots to the downstream without an optional or a tuple around it, types that unspecialised
-/// code would look up in the run time on every value (Docs/FastWithoutTheSpecialiser.md, "No
-/// generic type made on the per-value path").
+/// code would look up in the run time on every value (Docs/FastWithoutTheSpecialiser.md,
+/// "Optionals as generic arguments, and outputs put in place").
 ///
 /// The families differ in what a value, a completion and the next output are; attaching,
 /// demand, the drainer's hand-offs and cancelling are shared, in the extension below.
@@ -20,8 +20,9 @@ package protocol CombiningState {
     static var name: StaticString { get }
 
     /// Whether a value an upstream sends from inside the downstream's `receive(_:)` is treated
-    /// apart (``receiveFromDelivery(_:into:_:)``). When it is not, the subscription does not keep track
-    /// of the delivering thread at all, and every value goes through ``receive(_:into:_:)``.
+    /// apart (``receiveFromDelivery(_:into:_:)``). When it is not, the subscription does not keep
+    /// track of the delivering thread at all, and every value goes through
+    /// ``receive(_:into:_:)``.
     static var tellsFedBackValuesApart: Bool { get }
 
     init(upstreams: Int)
@@ -52,9 +53,9 @@ package protocol CombiningState {
         _ index: Int, into output: UnsafeMutablePointer<Slots.Output>, _ put: (inout Slots) -> Void
     ) -> CombiningOutcome
 
-    /// As ``receive(_:into:_:)``, for a value that upstream `index` sends from inside the downstream's
-    /// `receive(_:)`, on the thread delivering it (a subscriber that feeds an upstream back);
-    /// called only when ``tellsFedBackValuesApart``.
+    /// As ``receive(_:into:_:)``, for a value that upstream `index` sends from inside the
+    /// downstream's `receive(_:)`, on the thread delivering it (a subscriber that feeds an
+    /// upstream back); called only when ``tellsFedBackValuesApart``.
     mutating func receiveFromDelivery(
         _ index: Int, into output: UnsafeMutablePointer<Slots.Output>, _ put: (inout Slots) -> Void
     ) -> CombiningOutcome
@@ -89,8 +90,8 @@ package enum CombiningPhase {
     ///
     /// Asked of the phase, not of the machine: a machine's own method that calls a method of the
     /// ``CombiningState`` extension hands it the machine's conformance, which unspecialised code
-    /// looks up in the run time on every value. The upstream's status is read in place, after
-    /// the phase: read into an argument, the whole upstream was copied, subscription and all.
+    /// looks up in the run time on every value. The upstream's status is read in place, and only
+    /// while the stream runs.
     @inlinable
     package func accepts(_ upstreams: [CombiningUpstream], _ index: Int) -> Bool {
         guard case .running = self else { return false }
@@ -204,7 +205,8 @@ extension CombiningState {
 
     /// The drainer's call into the downstream returned `more`: whether that ends its turn, with
     /// nothing to ask for or hand back, nothing ready and no completion due, as on the usual
-    /// path. When it does not, nothing has changed, and ``delivered(_:into:)`` says what comes next.
+    /// path. When it does not, nothing has changed, and ``delivered(_:into:)`` says what comes
+    /// next.
     @inlinable
     package mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard more == .none, owed == .none, case .running = phase, !ready else { return false }

@@ -118,7 +118,8 @@ where Machine.Slots.Output == Downstream.Input {
     }
 
     /// ``receive(_:_:_:)`` for a value that arrives while some thread delivers: from inside the
-    /// delivery, on its thread (``CombiningState/receiveFromDelivery(_:into:_:)``), or from another.
+    /// delivery, on its thread (``CombiningState/receiveFromDelivery(_:into:_:)``), or from
+    /// another.
     @inlinable
     @inline(never)
     package func receiveDuringDelivery<Input>(

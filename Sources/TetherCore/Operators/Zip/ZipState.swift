@@ -63,8 +63,8 @@ package struct ZipState<Slots: CombiningSlots>: CombiningState {
 
     /// A value sent from inside the downstream's `receive(_:)`, on the delivering thread, is
     /// received like any other, to be paired once its partners arrive (OpenCombine's
-    /// `testUpstreamValueReceivedWhileSendingValue`, run against Combine); so ``receive(_:into:_:)``
-    /// serves for it, which ``receiveFromDelivery(_:into:_:)`` only repeats.
+    /// `testUpstreamValueReceivedWhileSendingValue`, run against Combine); so
+    /// ``receive(_:into:_:)`` serves for it, which ``receiveFromDelivery(_:into:_:)`` only repeats.
     @usableFromInline package static var tellsFedBackValuesApart: Bool { false }
 
     @inlinable
