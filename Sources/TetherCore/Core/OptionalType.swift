@@ -4,8 +4,8 @@
 /// Unspecialised code that stores, reads or drops a `Value?` it builds from its own `Value` looks
 /// `Optional<Value>` up in the run time's metadata cache each time, several hundred instructions
 /// a call; code whose generic argument *is* the optional has that type at hand and looks nothing
-/// up (Docs/FastWithoutTheSpecialiser.md, "Optionals as generic arguments"). Specialised, the
-/// methods inline to what they stand for.
+/// up (Docs/FastWithoutTheSpecialiser.md, "Optionals as generic arguments, and outputs put in
+/// place"). Specialised, the methods inline to what they stand for.
 @usableFromInline
 package protocol OptionalType {
     associatedtype Wrapped

@@ -36,8 +36,9 @@ package struct ZipSlot<Held: OptionalType>: CombiningSlot {
         return value
     }
 
-    /// The next value becomes the oldest. Out of line: the ring hands it out as an optional built
-    /// from `Value`, which a zip of one value at a time does not pay for.
+    /// The next value becomes the oldest. Out of line: the ring keeps its values as optionals
+    /// built from `Value`, and inlined where it runs unspecialised, taking one out would look that
+    /// type up on every ``emit()``, which a zip of one value at a time does not pay for.
     @inlinable
     @inline(never)
     package mutating func promoteNext() {
