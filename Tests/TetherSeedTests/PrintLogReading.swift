@@ -28,8 +28,11 @@ extension XCTestCase {
         return current
     }
 
-    /// Waits until a subject has a subscriber: the article's loops subscribe from a `Task`, and
-    /// a subject drops what it is sent before anyone subscribes.
+    /// Waits until a subject has a subscriber that has asked for values: the article's loops
+    /// subscribe from a `Task`, and a subject drops what it is sent before the subscriber's first
+    /// request, as Combine's does, even while the subscriber is being handed its subscription.
+    /// The ledger lists the subject's subscription as soon as it is made, a few calls before the
+    /// subscriber asks, so the wait ends a moment after it appears.
     func waitForSubjectSubscriber(timeout: Double = 10) {
         guard SubscriptionLedger.isEnabled else {
             usleep(200_000)  // optimised builds have no ledger to watch: give the task time instead
@@ -41,5 +44,6 @@ extension XCTestCase {
         {
             usleep(1_000)
         }
+        usleep(50_000)
     }
 }

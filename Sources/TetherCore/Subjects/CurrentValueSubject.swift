@@ -3,13 +3,16 @@
 /// Unlike ``PassthroughSubject``, `CurrentValueSubject` keeps the most recently published
 /// element: a new subscriber receives the current value as soon as it has demand, and a
 /// subscriber that had no demand when a value was sent receives the latest value once it asks.
+/// As in Combine, it is the subscriber's next request that delivers that value, not demand
+/// returned from `receive(_:)`, and a newer value delivered first takes its place.
 /// Calling ``send(_:)`` also updates ``value``, and setting ``value`` sends it. After completion
 /// neither changes anything.
 ///
-/// Values sent from inside a subscriber's `receive` are delivered as ``PassthroughSubject``
-/// delivers them, at once and nested: a subscriber later in the order receives the newer value
-/// before the one whose delivery sent it, and so ends on the older value while ``value`` holds
-/// the newer, as in Combine.
+/// Values sent from inside a subscriber's `receive`, or from other threads, are delivered as
+/// ``PassthroughSubject`` delivers them: from inside, at once and nested, so a subscriber later in
+/// the order receives the newer value before the one whose delivery sent it, and ends on the
+/// older value while ``value`` holds the newer, as in Combine; from another thread, weighed
+/// against demand when sent, and delivered once the subscriber is free.
 ///
 /// `@unchecked Sendable`: its value and subscriptions (`current`, `hub`) are touched only under its
 /// lock; the control entry is an immutable closure.

@@ -8,7 +8,9 @@
 /// `send` may be called from any thread. A subscriber receives the signals of different threads
 /// one at a time: a `send` from another thread while the subscriber is busy waits for it and
 /// then delivers its own value, so `send` returns once its value has been offered to every
-/// subscriber. A `send` (or `send(completion:)`) from inside a subscriber's `receive`, on the
+/// subscriber. As in Combine, a value takes the subscriber's demand when it is sent: one sent while
+/// the subscriber has none left is dropped at once, without waiting, even if the call under way
+/// then returns more. A `send` (or `send(completion:)`) from inside a subscriber's `receive`, on the
 /// thread delivering to it, is delivered at once, nested in that call, as in Combine: a
 /// subscriber that sends before it records what it received records the newer value first, and
 /// one that comes later in the order receives the newer value before the one whose delivery sent

@@ -48,6 +48,13 @@ package struct SubjectLane: ~Copyable, Sendable {
         bits.load(ordering: .acquiring) & (Self.open | Self.stopped) == Self.open
     }
 
+    /// Whether the lane has stopped: the subscription completed or was cancelled. Read in the turn,
+    /// before a value whose demand was taken earlier goes out.
+    @inlinable
+    package var isStopped: Bool {
+        bits.load(ordering: .acquiring) & Self.stopped != 0
+    }
+
     /// Stops the lane: no value enters it again, and the subscriber is owed a release.
     @inlinable
     package func stop() {

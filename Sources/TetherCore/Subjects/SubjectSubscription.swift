@@ -187,16 +187,45 @@ package final class SubjectSubscription<Downstream: Subscriber>:
         }
     }
 
+    /// Offers a value the subject sent. With limited demand the value is weighed as it is sent,
+    /// as Combine weighs it: it takes demand, or is dropped (a `CurrentValueSubject` keeps it as
+    /// the latest), before the sender waits for a delivery under way on another thread. So a send
+    /// that finds no demand returns at once, and demand that the busy subscriber returns counts
+    /// only for values sent after it.
+    ///
     /// Kept out of line: inlined into the subject's entry (``SubjectEntry``), whose conduit is a
     /// copy of the entry's reference, the call retained and released the subscription around
     /// every send (Docs/FastWithoutTheSpecialiser.md, "A subject's delivery kept out of its
     /// entry").
     @inlinable @inline(never)
     package func offer(_ value: Output) {
+        if !lane.isOpen {
+            switch withMachine({ $0.reserve(value) }) {
+            case .dropped:
+                return
+            case .reserved(let taken, let downstream):
+                if !inTurn({ deliverReserved(taken, to: downstream) }) {
+                    deliverReserved(taken, to: downstream)
+                }
+                return
+            case .takeInTurn:
+                break
+            }
+        }
         if !inTurn({ deliver(value) }) {
             // From inside a delivery on this thread: nested, as in Combine.
             deliver(value)
         }
+    }
+
+    /// Delivers a value whose demand ``SubjectSubscriptionState/reserve(_:)`` took, in this
+    /// thread's turn or nested in a delivery of it; dropped if the subscription ended meanwhile.
+    @inlinable
+    package func deliverReserved(_ value: Output, to downstream: Downstream) {
+        guard !lane.isStopped else { return }
+        let more = downstream.receive(value)
+        if withMachine({ $0.settle(more) }) { return }
+        drain()
     }
 
     /// Delivers `value` in this thread's turn, or nested in a delivery of it.
@@ -331,10 +360,11 @@ package final class SubjectSubscription<Downstream: Subscriber>:
 
 /// The conduit's state machine; every method runs under the conduit's lock and calls nothing.
 ///
-/// Invariants: `latest` (a `CurrentValueSubject`'s owed value) is only ever held while `demand`
-/// is zero, or until the thread that made it due delivers it. Once `lanePasses`, demand is
-/// unlimited and `latest` is `nil` for good: that is what lets values bypass the machine (see
-/// ``SubjectSubscription``).
+/// Invariants: `latest` (a `CurrentValueSubject`'s owed value) is kept only when a value finds no
+/// demand (or, at first, the current value), and is due only once a request follows
+/// (`latestRequested`); a due value is held while `demand` is zero, or until the thread that made
+/// it due delivers it. Once `lanePasses`, demand is unlimited and `latest` is `nil` for good: that
+/// is what lets values bypass the machine (see ``SubjectSubscription``).
 @usableFromInline
 package struct SubjectSubscriptionState<Downstream: Subscriber> {
     @usableFromInline package typealias Output = Downstream.Input
@@ -361,6 +391,11 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     @usableFromInline package var demand = Subscribers.Demand.none
     /// `CurrentValueSubject` and `@Published` only: the value owed once demand arrives.
     @usableFromInline package var latest: Output?
+    /// A request came after `latest` was kept, so it is due: delivered once there is demand for
+    /// it. A value kept for want of demand is due only once the subscriber asks again, as in
+    /// Combine, which offers a subscriber its subject's current value on a request, not on demand
+    /// a delivery returns.
+    @usableFromInline package var latestRequested = false
     /// Which subject this is: the subscription's description, and whether it keeps `latest`.
     @usableFromInline package let kind: SubjectKind
     @usableFromInline package var acknowledged = false
@@ -383,22 +418,60 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     }
 
     /// A value from the subject: the value to deliver now and the subscriber to deliver it to,
-    /// or `nil` when it is kept as the latest or dropped for want of demand. An owed latest value
-    /// that demand made due, not yet delivered, is older: it goes now, and this one is kept as
-    /// the latest in its place, for the delivering frame to deliver next.
+    /// or `nil` when it is kept as the latest or dropped for want of demand. A latest value that a
+    /// request made due, not yet delivered, is older: it goes now, and this one is kept as the
+    /// latest in its place, for the delivering frame to deliver next. One not requested is
+    /// replaced by this one, as Combine counts its current value delivered once a newer one is.
     @inlinable
     package mutating func take(_ value: Output) -> (Output, Downstream)? {
         guard let downstream else { return nil }
         guard demand > 0 else {
-            if kind.keepsLatest { latest = value }
+            keep(value)
             return nil
         }
         demand -= 1
-        if let owed = latest {
+        if latestRequested, let owed = latest {
             latest = value
             return (owed, downstream)
         }
+        latest = nil
         return (value, downstream)
+    }
+
+    /// A value dropped for want of demand: a kind that keeps the latest keeps it, until a request
+    /// makes it due.
+    @inlinable
+    package mutating func keep(_ value: Output) {
+        guard kind.keepsLatest else { return }
+        latest = value
+        latestRequested = false
+    }
+
+    /// What a value sent with limited demand does before its sender waits for its turn.
+    @usableFromInline
+    package enum Reservation {
+        /// No demand (or the end): dropped, or kept as the latest by a kind that keeps it.
+        case dropped
+        /// Demand taken: deliver the value in the sender's turn, unless the end comes first.
+        case reserved(Output, Downstream)
+        /// A latest value is due: weighed in the sender's turn (``take(_:)``), after the due
+        /// value's delivery, so that values keep the order they were sent in.
+        case takeInTurn
+    }
+
+    /// A value from the subject, weighed as it is sent, before the sender waits for a delivery
+    /// under way (see ``SubjectSubscription/offer(_:)``).
+    @inlinable
+    package mutating func reserve(_ value: Output) -> Reservation {
+        guard let downstream else { return .dropped }
+        guard demand > 0 else {
+            keep(value)
+            return .dropped
+        }
+        if latestRequested, latest != nil { return .takeInTurn }
+        latest = nil
+        demand -= 1
+        return .reserved(value, downstream)
     }
 
     /// A completion from the subject: what to release and complete now, or `nil` when the
@@ -444,9 +517,10 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     /// `nil` when none is due.
     @inlinable
     package mutating func next() -> (Output, Downstream)? {
-        guard let downstream, demand > 0, let value = latest else { return nil }
+        guard let downstream, demand > 0, latestRequested, let value = latest else { return nil }
         demand -= 1
         latest = nil
+        latestRequested = false
         return (value, downstream)
     }
 
@@ -456,7 +530,7 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     package mutating func settle(_ more: Subscribers.Demand) -> Bool {
         guard downstream != nil else { return true }
         demand += more
-        return latest == nil || demand == .none
+        return latest == nil || !latestRequested || demand == .none
     }
 
     /// The subscriber asked for more: the parent to tell of first demand, and whether the
@@ -469,7 +543,8 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
         demand += more
         let parentToTell = acknowledged ? nil : parent
         acknowledged = true
-        return (parentToTell, latest != nil, lanePasses)
+        if latest != nil { latestRequested = true }
+        return (parentToTell, latestRequested, lanePasses)
     }
 
     /// Whether values may take the fast lane: demand is unlimited with nothing owed. Once

@@ -20,7 +20,8 @@ final class DrainSettleQuickPathTests: TetherTestCase {
     }
 
     /// A subject's conduit settles a delivery exactly when, with the returned demand added, it
-    /// has nothing to deliver next: no owed latest value that the demand now allows.
+    /// has nothing to deliver next: no latest value, requested since it was kept, that the demand
+    /// now allows.
     func testSubjectConduitSettlesOnlyWhereItsNextStepIsIdle() {
         typealias State = SubjectSubscriptionState<RecordingSubscriber<Int, Never>>
         let parent = PassthroughSubject<Int, Never>()
@@ -32,7 +33,10 @@ final class DrainSettleQuickPathTests: TetherTestCase {
                     kind: keepsLatest ? .currentValueSubject : .passthroughSubject, downstream: RecordingSubscriber(),
                     parent: parent, latest: nil)
                 state.demand = [.none, .max(1), .max(2), .unlimited].randomElement(using: &random)!
-                if keepsLatest, random.chance(50) { state.latest = 7 }
+                if keepsLatest, random.chance(50) {
+                    state.latest = 7
+                    state.latestRequested = random.chance(75)
+                }
                 if random.chance(10) { _ = state.terminate() }
                 return state
             },
@@ -43,6 +47,7 @@ final class DrainSettleQuickPathTests: TetherTestCase {
 
     private func snapshot<Downstream: Subscriber>(_ state: SubjectSubscriptionState<Downstream>) -> String {
         "downstream \(state.downstream != nil) demand \(state.demand) latest \(String(describing: state.latest))"
+            + " requested \(state.latestRequested)"
     }
 
     private func check<Machine: DrainMachine>(_: Machine.Type, file: StaticString = #filePath, line: UInt = #line) {

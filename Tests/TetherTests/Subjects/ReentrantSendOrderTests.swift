@@ -102,4 +102,22 @@ final class ReentrantSendOrderTests: TetherTestCase {
         subscription?.cancel()
         subscription = nil
     }
+
+    /// A value a `CurrentValueSubject` sends from inside a delivery that took the last demand is
+    /// not delivered on the demand that delivery returns: as in Combine, it is owed as the
+    /// subject's current value until the subscriber asks again, and then it goes within the
+    /// request.
+    func testAValueDroppedInsideADeliveryWaitsForTheNextRequest() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = RecordingSubscriber<Int, Never>(demand: .max(1)) { value in
+            if value == 0 { subject.send(1) }
+            return .max(1)
+        }
+        subject.subscribe(subscriber)
+        XCTAssertEqual(subscriber.events, [.subscription, .value(0)])
+        subscriber.request(.max(1))
+        subject.send(2)
+        XCTAssertEqual(subscriber.events, [.subscription, .value(0), .value(1), .value(2)])
+        subscriber.cancel()
+    }
 }

@@ -11,6 +11,26 @@ final class SubjectDeliveryRacesTests: TetherTestCase {
         SubjectDeliveryChecks.assertASendWaitsForTheDeliveryUnderWay(PassthroughSubject<Int, Never>())
     }
 
+    func testASendThatFindsNoDemandIsDroppedAtOnceWhileTheSubscriberIsBusy() {
+        let subject = PassthroughSubject<Int, Never>()
+        SubjectDeliveryChecks.assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
+            subscribe: { subject.subscribe($0) }, send: { subject.send($0) },
+            after: { _ in subject.send(3) }, expected: [1, 3])
+    }
+
+    func testCurrentValueSubjectSendThatFindsNoDemandIsNotDeliveredOnTheDemandTheBusySubscriberReturns() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        SubjectDeliveryChecks.assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
+            subscribe: { subject.subscribe($0) }, send: { subject.send($0) },
+            after: { subscription in
+                // The demand the busy delivery returned does not deliver the value dropped
+                // meanwhile; the next value takes it, and is then the value a request owes
+                // nothing for (Combine's rule).
+                subject.send(3)
+                subscription.request(.max(1))
+            }, expected: [0, 1, 3])
+    }
+
     func testCurrentValueSubjectSendersEachDeliverTheirOwnValues() {
         let subject = CurrentValueSubject<Int, Never>(0)
         SubjectDeliveryChecks.assertConcurrentSendersDeliverTheirOwnValues(

@@ -44,6 +44,57 @@ enum SubjectDeliveryChecks {
         cancellable.cancel()
     }
 
+    /// A subscriber with demand for one value is busy with it on another thread, holding the
+    /// demand it will return, when the subject sends again: as in Combine, the send finds no
+    /// demand and returns at once, and the dropped value does not get the demand returned later.
+    /// `subscribe` attaches the subscriber (asking for one value) and returns the values the
+    /// subscription delivers first (a `CurrentValueSubject`'s current value); `send` sends `1`
+    /// from another thread, then `2`; the rest of the history is `after`'s, which gets the
+    /// subscription once the busy delivery has returned.
+    static func assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
+        subscribe: (AnySubscriber<Int, Never>) -> Void, send: @escaping @Sendable (Int) -> Void,
+        after: (any Subscription) -> Void, expected: [Int],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let values = Mutex<[Int]>([])
+        // Set within `subscribe`, on this thread.
+        var subscription: (any Subscription)?
+        let busy = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let returned = Atomic<Bool>(false)
+        subscribe(
+            AnySubscriber(
+                receiveSubscription: { received in
+                    subscription = received
+                    received.request(.max(1))
+                },
+                receiveValue: { value in
+                    values.withLock { $0.append(value) }
+                    guard value == 1 else { return value == 0 ? .max(1) : .none }
+                    busy.signal()
+                    // Bounded, so that a send that waits for this delivery fails the test rather
+                    // than hanging it.
+                    _ = release.wait(timeout: .now() + 2)
+                    returned.store(true, ordering: .sequentiallyConsistent)
+                    return .max(1)
+                },
+                receiveCompletion: nil))
+        let sender = Thread { send(1) }
+        sender.start()
+        busy.wait()
+        send(2)
+        XCTAssertFalse(
+            returned.load(ordering: .sequentiallyConsistent), "the send waited for the busy subscriber", file: file,
+            line: line)
+        release.signal()
+        while !returned.load(ordering: .sequentiallyConsistent) { Thread.sleep(forTimeInterval: 0.001) }
+        if let subscription {
+            after(subscription)
+        }
+        XCTAssertEqual(values.withLock { $0 }, expected, file: file, line: line)
+        subscription?.cancel()
+    }
+
     /// Four threads send 500 values each through `send` to the subscriber `subscribe` attaches;
     /// each thread's values arrive in order, each delivered by its own sender.
     static func assertConcurrentSendersDeliverTheirOwnValues(
