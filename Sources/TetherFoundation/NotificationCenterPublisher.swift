@@ -20,8 +20,10 @@ extension NotificationCenter {
     /// while one is being delivered waits for that delivery, then its own thread delivers it.
     /// One posted from inside the subscriber, on the delivering thread, is delivered at once,
     /// nested in the current delivery, as in Combine. A notification posted while the
-    /// subscriber has no outstanding demand is dropped. The publisher never completes and never
-    /// fails.
+    /// subscriber has no outstanding demand is dropped; as in Combine, the demand is counted when
+    /// the notification is posted, so one posted while another thread delivers the last
+    /// notification asked for is dropped at once, whatever that delivery returns. The publisher
+    /// never completes and never fails.
     /// Requesting `.none` is a contract violation and traps.
     public struct Publisher: TetherCore.Publisher, @unchecked Sendable {
         // @unchecked Sendable: its properties are constants; the center and the object (not

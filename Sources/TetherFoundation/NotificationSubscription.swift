@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TetherCore
 
 /// One subscriber's observer of a notification center: the subscription behind
@@ -17,7 +18,7 @@ import TetherCore
 /// Docs/FastWithoutTheSpecialiser.md).
 ///
 /// `@unchecked Sendable`: the subscriber, the demand and the observer live in `state`, touched
-/// only under its lock; the rest is immutable.
+/// only under its lock; `cancelled` is atomic and the rest is immutable.
 @usableFromInline
 internal final class NotificationSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -59,6 +60,11 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     /// while one is delivered waits, then is delivered by its own thread.
     @usableFromInline
     internal let turn = DownstreamTurn()
+
+    /// Set by `cancel`: a notification that took its demand before the cancel and waited for its
+    /// turn is then dropped.
+    @usableFromInline
+    internal let cancelled = Atomic<Bool>(false)
 
     @usableFromInline
     internal let publisher: NotificationCenter.Publisher
@@ -113,11 +119,14 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
 
     /// A notification the center posted: delivered in this thread's turn if the subscriber has
     /// demand for it, or, posted from inside a delivery on this thread, nested in it, as in
-    /// Combine.
+    /// Combine. As in Combine, the demand is taken when the notification is posted, before the
+    /// poster waits for a delivery under way on another thread: one posted while the subscriber
+    /// has none left is dropped at once, even if that delivery then returns more.
     @inlinable
     internal func receive(_ notification: Notification) {
+        guard let target = state.withLock({ $0.take() }) else { return }
         turn.nesting {
-            guard let target = state.withLock({ $0.take() }) else { return }
+            guard !cancelled.load(ordering: .acquiring) else { return }
             add(target.receive(notification))
         }
     }
@@ -132,6 +141,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
 
     @inlinable
     internal func cancel() {
+        cancelled.store(true, ordering: .releasing)
         // What the state held is released outside the lock, with these locals.
         let (released, observer) = state.withLock { state -> (Downstream?, Observer) in
             defer {

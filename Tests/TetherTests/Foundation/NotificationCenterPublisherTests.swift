@@ -146,6 +146,40 @@ final class NotificationCenterPublisherTests: TetherTestCase {
         subscription = nil
     }
 
+    /// As in Combine, a notification takes the subscriber's demand when it is posted: one posted
+    /// while the subscriber is busy on another thread with the last notification it asked for
+    /// is dropped at once, and the demand that delivery returns is left for later posts.
+    func testAPostThatFindsNoDemandIsDroppedAtOnceWhileTheSubscriberIsBusy() {
+        let busy = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let returned = Atomic<Bool>(false)
+        let recorder = RecordingSubscriber<Notification, Never>(demand: .max(1)) { notification in
+            guard notification.userInfo?["index"] as? Int == 1 else { return .none }
+            busy.signal()
+            // Bounded, so that a post that waits for this delivery fails the test rather than
+            // hanging it.
+            _ = release.wait(timeout: .now() + 2)
+            returned.store(true, ordering: .sequentiallyConsistent)
+            return .max(1)
+        }
+        center.publisher(for: ping).subscribe(recorder)
+        let center = self.center
+        let posted = DispatchSemaphore(value: 0)
+        let poster = Thread {
+            center.post(name: ping, object: nil, userInfo: ["index": 1])
+            posted.signal()
+        }
+        poster.start()
+        busy.wait()
+        post(2)
+        XCTAssertFalse(returned.load(ordering: .sequentiallyConsistent), "the post waited for the busy subscriber")
+        release.signal()
+        posted.wait()
+        post(3)
+        XCTAssertEqual(indexes(recorder), [1, 3])
+        recorder.cancel()
+    }
+
     func testConcurrentPostsAreDeliveredOneAtATime() {
         let inside = Atomic(0)
         let overlaps = Atomic(0)

@@ -79,7 +79,11 @@ enum SubjectDeliveryChecks {
                     return .max(1)
                 },
                 receiveCompletion: nil))
-        let sender = Thread { send(1) }
+        let sent = DispatchSemaphore(value: 0)
+        let sender = Thread {
+            send(1)
+            sent.signal()
+        }
         sender.start()
         busy.wait()
         send(2)
@@ -87,7 +91,8 @@ enum SubjectDeliveryChecks {
             returned.load(ordering: .sequentiallyConsistent), "the send waited for the busy subscriber", file: file,
             line: line)
         release.signal()
-        while !returned.load(ordering: .sequentiallyConsistent) { Thread.sleep(forTimeInterval: 0.001) }
+        // Once the first send returns, the demand its delivery returned has been counted.
+        sent.wait()
         if let subscription {
             after(subscription)
         }
