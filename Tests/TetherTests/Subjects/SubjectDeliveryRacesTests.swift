@@ -24,8 +24,8 @@ final class SubjectDeliveryRacesTests: TetherTestCase {
             subscribe: { subject.subscribe($0) }, send: { subject.send($0) },
             after: { subscription in
                 // The demand the busy delivery returned does not deliver the value dropped
-                // meanwhile; the next value takes it, and is then the value a request owes
-                // nothing for (Combine's rule).
+                // meanwhile: the next value sent takes it, and once a value has gone out, a
+                // request owes the subscriber nothing (Combine's rule).
                 subject.send(3)
                 subscription.request(.max(1))
             }, expected: [0, 1, 3])

@@ -47,10 +47,10 @@ enum SubjectDeliveryChecks {
     /// A subscriber with demand for one value is busy with it on another thread, holding the
     /// demand it will return, when the subject sends again: as in Combine, the send finds no
     /// demand and returns at once, and the dropped value does not get the demand returned later.
-    /// `subscribe` attaches the subscriber (asking for one value) and returns the values the
-    /// subscription delivers first (a `CurrentValueSubject`'s current value); `send` sends `1`
-    /// from another thread, then `2`; the rest of the history is `after`'s, which gets the
-    /// subscription once the busy delivery has returned.
+    /// `subscribe` attaches the subscriber, which asks for one value (a `CurrentValueSubject`
+    /// delivers its current value, `0`, at once, and the subscriber asks for one more); `send`
+    /// sends `1` from another thread, then `2` from this one; the rest of the history is
+    /// `after`'s, which is given the subscription once the busy delivery has returned.
     static func assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
         subscribe: (AnySubscriber<Int, Never>) -> Void, send: @escaping @Sendable (Int) -> Void,
         after: (any Subscription) -> Void, expected: [Int],
