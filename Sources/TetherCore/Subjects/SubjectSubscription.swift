@@ -204,26 +204,33 @@ package final class SubjectSubscription<Downstream: Subscriber>:
             case .dropped:
                 return
             case .reserved(let taken, let downstream):
-                if !inTurn({ deliverReserved(taken, to: downstream) }) {
-                    deliverReserved(taken, to: downstream)
+                inTurnOrNested {
+                    // Dropped if the subscription ended while the value waited for its turn.
+                    if !lane.isStopped { hand(taken, to: downstream) }
                 }
                 return
             case .takeInTurn:
                 break
             }
         }
-        if !inTurn({ deliver(value) }) {
-            // From inside a delivery on this thread: nested, as in Combine.
-            deliver(value)
+        inTurnOrNested { deliver(value) }
+    }
+
+    /// Runs `body` in this thread's turn, or at once, nested, when this thread is delivering
+    /// already (a send or completion from inside the subscriber's `receive`), as in Combine.
+    @inlinable
+    package func inTurnOrNested(_ body: () -> Void) {
+        if !inTurn(body) {
+            body()
         }
     }
 
-    /// Delivers a value whose demand ``SubjectSubscriptionState/reserve(_:)`` took, in this
-    /// thread's turn or nested in a delivery of it; dropped if the subscription ended meanwhile.
+    /// Hands `value`, whose demand was taken, to `downstream`, then counts the demand it returns
+    /// and delivers what that made due.
     @inlinable
-    package func deliverReserved(_ value: Output, to downstream: Downstream) {
-        guard !lane.isStopped else { return }
+    package func hand(_ value: Output, to downstream: Downstream) {
         let more = downstream.receive(value)
+        // The usual case, nothing owed meanwhile, settles in the same lock as the demand.
         if withMachine({ $0.settle(more) }) { return }
         drain()
     }
@@ -243,18 +250,12 @@ package final class SubjectSubscription<Downstream: Subscriber>:
             return
         }
         guard let (taken, downstream) = withMachine({ $0.take(value) }) else { return }
-        let more = downstream.receive(taken)
-        // The usual case, nothing owed meanwhile, settles in the same lock as the demand.
-        if withMachine({ $0.settle(more) }) { return }
-        drain()
+        hand(taken, to: downstream)
     }
 
     @inlinable
     package func finish(_ completion: Subscribers.Completion<Failure>) {
-        if !inTurn({ complete(completion) }) {
-            // From inside a delivery on this thread: nested, as in Combine.
-            complete(completion)
-        }
+        inTurnOrNested { complete(completion) }
     }
 
     /// Completes the subscriber in this thread's turn, or nested in a delivery of it. The lane's
@@ -424,11 +425,7 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     /// replaced by this one, as Combine counts its current value delivered once a newer one is.
     @inlinable
     package mutating func take(_ value: Output) -> (Output, Downstream)? {
-        guard let downstream else { return nil }
-        guard demand > 0 else {
-            keep(value)
-            return nil
-        }
+        guard let downstream = admit(value) else { return nil }
         demand -= 1
         if latestRequested, let owed = latest {
             latest = value
@@ -438,13 +435,19 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
         return (value, downstream)
     }
 
-    /// A value dropped for want of demand: a kind that keeps the latest keeps it, until a request
-    /// makes it due.
+    /// The subscriber to deliver `value` to when there is demand for it; otherwise `nil`, and a
+    /// kind that keeps the latest keeps the value, until a request makes it due.
     @inlinable
-    package mutating func keep(_ value: Output) {
-        guard kind.keepsLatest else { return }
-        latest = value
-        latestRequested = false
+    package mutating func admit(_ value: Output) -> Downstream? {
+        guard let downstream else { return nil }
+        guard demand > 0 else {
+            if kind.keepsLatest {
+                latest = value
+                latestRequested = false
+            }
+            return nil
+        }
+        return downstream
     }
 
     /// What a value sent with limited demand does before its sender waits for its turn.
@@ -463,11 +466,7 @@ package struct SubjectSubscriptionState<Downstream: Subscriber> {
     /// under way (see ``SubjectSubscription/offer(_:)``).
     @inlinable
     package mutating func reserve(_ value: Output) -> Reservation {
-        guard let downstream else { return .dropped }
-        guard demand > 0 else {
-            keep(value)
-            return .dropped
-        }
+        guard let downstream = admit(value) else { return .dropped }
         if latestRequested, latest != nil { return .takeInTurn }
         latest = nil
         demand -= 1
