@@ -36,9 +36,12 @@ extension Publisher {
 ///
 /// `send` may be called from any thread. Each subscriber receives its signals one at a time: a
 /// thread that sends while another is delivering to the subscriber waits for that call to return
-/// and then delivers its own value; a value sent from inside the subscriber's `receive`, on its
-/// thread, is delivered at once, nested in that call, as ``PassthroughSubject`` does; owed
-/// values are delivered by the thread that requests them.
+/// and then delivers its own value, unless the subscriber has no demand, in which case the value
+/// joins those owed at once and the send returns without waiting (as a ``PassthroughSubject``'s
+/// send that finds no demand returns at once); a value sent from inside the subscriber's
+/// `receive`, on its thread, is delivered at once, nested in that call, as ``PassthroughSubject``
+/// does; owed values are delivered by the thread that requests them, or by the delivering thread
+/// the demand for them is returned to.
 /// Subscribed to an upstream (``Publisher/subscribe(_:)-(S)``), it asks for `.unlimited`
 /// at once, so that it records values even before anyone subscribes to it.
 public final class ReplaySubject<Output, Failure: Error>: Subject, SubjectConduitParent, @unchecked Sendable {

@@ -8,8 +8,9 @@ import TetherCore
 /// delivering thread is delivered at once, nested in the call under way (after any values owed
 /// before it). Unlike it, a value offered without demand is not dropped: it joins a backlog of
 /// at most `capacity` values (the oldest giving way), which starts as the subject's buffer and
-/// is delivered as demand arrives, by the thread that requests it. A completion waits behind
-/// the backlog.
+/// is delivered as demand arrives, by the thread that requests it or by the delivering thread
+/// the demand is returned to. Such a value does not wait for another thread's turn. A completion
+/// waits behind the backlog.
 @usableFromInline
 internal final class ReplaySubscription<Downstream: Subscriber>: SubjectConduitProtocol, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -52,19 +53,29 @@ internal final class ReplaySubscription<Downstream: Subscriber>: SubjectConduitP
         }
     }
 
+    /// Offers a value: delivered in this thread's turn, or nested in a delivery under way on this
+    /// thread. When another thread holds the turn and there is no demand, the value joins the
+    /// backlog at once rather than waiting for the busy subscriber, as a subject's send that finds
+    /// no demand returns at once; the thread that returns or requests demand for it delivers it.
     @inlinable
     internal func offer(_ value: Output) {
-        turn.nesting {
-            switch machine.withLock({ $0.take(value) }) {
-            case .idle:
-                return
-            case .deliver(let downstream):
-                let more = downstream.receive(value)
-                if machine.withLock({ $0.settle(more) }) { return }
-                drain()
-            case .drain:
-                drain()
-            }
+        if turn.ifFree({ deliver(value) }) { return }
+        guard machine.withLock({ $0.waitsForTurn(value) }) else { return }
+        turn.nesting { deliver(value) }
+    }
+
+    /// Delivers a value offered in this thread's turn, with whatever is due before it.
+    @inlinable
+    internal func deliver(_ value: Output) {
+        switch machine.withLock({ $0.take(value) }) {
+        case .idle:
+            return
+        case .deliver(let downstream):
+            let more = downstream.receive(value)
+            if machine.withLock({ $0.settle(more) }) { return }
+            drain()
+        case .drain:
+            drain()
         }
     }
 

@@ -94,6 +94,17 @@ internal struct ReplaySubscriptionState<Downstream: Subscriber> {
         return left.isEmpty ? .idle : .drain
     }
 
+    /// A value offered while another thread holds the turn: whether it waits for the turn. With
+    /// no demand for it, it joins the backlog at once (or is dropped once the subscription has
+    /// ended), and the turn's holder or the next request delivers it.
+    @inlinable
+    mutating func waitsForTurn(_ value: Output) -> Bool {
+        guard downstream != nil, completion == nil else { return false }
+        guard demand == 0 else { return true }
+        backlog.append(value, keepingAtMost: capacity)
+        return false
+    }
+
     /// A value that must wait behind values due before it: kept for the drain when there is
     /// demand for it, in the backlog otherwise.
     @inlinable

@@ -4,11 +4,24 @@ import TetherTesting
 import XCTest
 
 /// How a replay subject's sends meet: concurrent senders take turns and deliver their own
-/// values; a send from inside a delivery, on its thread, is delivered at once, nested in it, as
-/// a `PassthroughSubject`'s is, without overtaking the values owed before it.
+/// values, and one that finds no demand leaves its value in the backlog without waiting; a send
+/// from inside a delivery, on its thread, is delivered at once, nested in it, as a
+/// `PassthroughSubject`'s is, without overtaking the values owed before it.
 final class ReplaySubjectDeliveryRacesTests: TetherTestCase {
     func testASendWaitsForTheDeliveryUnderWayAndThenDeliversItsOwnValue() {
         SubjectDeliveryChecks.assertASendWaitsForTheDeliveryUnderWay(ReplaySubject<Int, Never>(bufferSize: 2))
+    }
+
+    func testASendThatFindsNoDemandJoinsTheBacklogAtOnceWhileTheSubscriberIsBusy() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 2)
+        SubjectDeliveryChecks.assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
+            subscribe: { subject.subscribe($0) }, send: { subject.send($0) },
+            after: { subscription in
+                // 2 waited in the backlog and went out on the demand the busy delivery returned;
+                // 3 waits there for this request.
+                subject.send(3)
+                subscription.request(.max(1))
+            }, expected: [1, 2, 3])
     }
 
     func testConcurrentSendersEachDeliverTheirOwnValuesInOrder() {
