@@ -234,9 +234,16 @@ extension Publishers.Sequence {
             }
         }
 
+        /// The sequence's own description while the stream lasts, when it has one (an array, a
+        /// range, a string), and `"Sequence"` otherwise and once the stream has ended. Apple's
+        /// Combine prints a sequence without a description of its own, such as
+        /// `stride(from:to:by:)`'s or `dropFirst(_:)`'s, as `Sequence`, not as its mirror.
         @usableFromInline
         internal var description: String {
-            ended.load(ordering: .relaxed) ? "Sequence" : String(describing: sequence)
+            guard !ended.load(ordering: .relaxed),
+                sequence is any CustomStringConvertible || sequence is any TextOutputStreamable
+            else { return "Sequence" }
+            return String(describing: sequence)
         }
 
         @usableFromInline

@@ -165,4 +165,35 @@ final class SequenceTests: TetherTestCase {
         XCTAssertEqual(subscription.map { String(describing: $0) }, "Sequence", "cancelled")
         XCTAssertEqual(subscription.map(mirrorSummary), ["sequence: []"])
     }
+
+    func testASequenceWithoutADescriptionOfItsOwnIsDescribedAsSequence() {
+        // Recorded on Apple's Combine: `stride(from: 0, to: 5, by: 2).publisher.print("publisher")`
+        // logs `publisher: receive subscription: (Sequence)`, and so do the sequences the merged
+        // `dropFirst`, `prefix` and `drop(while:)` make; ranges and arrays print as themselves.
+        func described<S: Sequence>(_ sequence: S) -> String? {
+            var subscription: (any Subscription)?
+            sequence.publisher.subscribe(
+                AnySubscriber<S.Element, Never>(
+                    receiveSubscription: { subscription = $0 }, receiveValue: { _ in .none },
+                    receiveCompletion: { _ in }))
+            defer { subscription?.cancel() }
+            return subscription.map { String(describing: $0) }
+        }
+        XCTAssertEqual(described(stride(from: 0, to: 5, by: 2)), "Sequence")
+        XCTAssertEqual(described((1...7).dropFirst(4) as DropFirstSequence<ClosedRange<Int>>), "Sequence")
+        XCTAssertEqual(described(zip([1], [2])), "Sequence")
+        XCTAssertEqual(described(1...3), "1...3")
+        XCTAssertEqual(described(["a", "b"]), #"["a", "b"]"#)
+        XCTAssertEqual(described("ab"), "ab")
+
+        let log = CollectingStream()
+        _ = (1...7).publisher.dropFirst(4).print("dropFirst", to: StreamHandle(target: log)).sink { _ in }
+        XCTAssertEqual(
+            log.lines,
+            [
+                "dropFirst: receive subscription: (Sequence)", "dropFirst: request unlimited",
+                "dropFirst: receive value: (5)", "dropFirst: receive value: (6)", "dropFirst: receive value: (7)",
+                "dropFirst: receive finished",
+            ])
+    }
 }
