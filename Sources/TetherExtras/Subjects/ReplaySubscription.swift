@@ -54,9 +54,9 @@ internal final class ReplaySubscription<Downstream: Subscriber>: SubjectConduitP
     }
 
     /// Offers a value: delivered in this thread's turn, or nested in a delivery under way on this
-    /// thread. When another thread holds the turn and there is no demand, the value joins the
-    /// backlog at once rather than waiting for the busy subscriber, as a subject's send that finds
-    /// no demand returns at once; the thread that returns or requests demand for it delivers it.
+    /// thread. When a thread holds the turn and there is no demand, the value joins the backlog at
+    /// once rather than waiting for the busy subscriber, as a subject's send that finds no demand
+    /// returns at once; the thread that returns or requests demand for it delivers it.
     @inlinable
     internal func offer(_ value: Output) {
         if turn.ifFree({ deliver(value) }) { return }

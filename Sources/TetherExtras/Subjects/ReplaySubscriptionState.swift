@@ -94,9 +94,10 @@ internal struct ReplaySubscriptionState<Downstream: Subscriber> {
         return left.isEmpty ? .idle : .drain
     }
 
-    /// A value offered while another thread holds the turn: whether it waits for the turn. With
-    /// no demand for it, it joins the backlog at once (or is dropped once the subscription has
-    /// ended), and the turn's holder or the next request delivers it.
+    /// A value offered while a thread holds the turn (another, or this one inside a delivery):
+    /// whether it needs the turn. With no demand for it, it joins the backlog at once (or is
+    /// dropped once the subscription has ended), and the turn's holder or the next request
+    /// delivers it.
     @inlinable
     mutating func waitsForTurn(_ value: Output) -> Bool {
         guard downstream != nil, completion == nil else { return false }
