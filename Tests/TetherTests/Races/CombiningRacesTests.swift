@@ -103,4 +103,56 @@ final class CombiningRacesTests: TetherTestCase {
                 round.subscriber.cancel()
             })
     }
+    // A value sent while the subscriber is busy with another upstream's value, on another thread,
+    // with no demand left, does not wait for the busy delivery: demand is weighed first, as
+    // Combine weighs it, so a subscriber that waits inside `receive(_:)` for that sender does not
+    // deadlock. A merge keeps the value for the demand the busy delivery returns; zip and
+    // combine-latest ask their upstreams only for what is demanded, so the subject drops it.
+
+    func testMergeKeepsAValueThatFindsNoDemandWithoutWaitingForTheBusySubscriber() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        SubjectDeliveryChecks.assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
+            subscribe: { a.merge(with: b).subscribe($0) },
+            send: { $0 == 1 ? a.send(1) : b.send($0) },
+            after: { _ in }, expected: [1, 2])
+    }
+
+    func testCombineLatestValueThatFindsNoDemandDoesNotWaitForTheBusySubscriber() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        SubjectDeliveryChecks.assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
+            subscribe: {
+                a.combineLatest(b) { $0 + $1 }.subscribe($0)
+                a.send(0)
+            },
+            // 0 + 1 from the other thread, then 1 + 1 from this one, which finds no demand; once
+            // the busy delivery has returned demand, 2 + 1 goes out.
+            send: { $0 == 1 ? b.send(1) : a.send(1) },
+            after: { _ in a.send(2) }, expected: [1, 3])
+    }
+
+    func testZipValuesThatFindNoDemandDoNotWaitForTheBusySubscriber() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        SubjectDeliveryChecks.assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
+            subscribe: {
+                a.zip(b) { $0 + $1 }.subscribe($0)
+                a.send(0)
+            },
+            // The pair (0, 1) from the other thread, then (1, 1) from this one, which finds no
+            // demand; once the busy delivery has returned demand, (2, 2) goes out.
+            send: { value in
+                if value == 1 {
+                    b.send(1)
+                } else {
+                    a.send(1)
+                    b.send(1)
+                }
+            },
+            after: { _ in
+                a.send(2)
+                b.send(2)
+            }, expected: [1, 4])
+    }
 }

@@ -100,6 +100,22 @@ final class FlatMapRacesTests: TetherTestCase {
         inners[0].send(completion: .failure(TestError(id: 1)))
         XCTAssertEqual(subscriber.events, ["1", "failure", "3"])
     }
+
+    func testAnInnersValueThatFindsNoDemandIsKeptWithoutWaitingForTheBusySubscriber() {
+        let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        let inners = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+        // Kept and sent back with the demand the busy delivery returns, as a subject's would be:
+        // Combine's flatMap weighs a value against demand before it waits for the delivery under
+        // way.
+        SubjectDeliveryChecks.assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
+            subscribe: {
+                outer.flatMap { $0 }.subscribe($0)
+                outer.send(inners[0])
+                outer.send(inners[1])
+            },
+            send: { $0 == 1 ? inners[0].send(1) : inners[1].send($0) },
+            after: { _ in }, expected: [1, 2])
+    }
 }
 
 /// Records what it receives, asking for everything, and runs `onCompletion` inside

@@ -16,9 +16,10 @@ final class Deliveries: @unchecked Sendable {
     var all: [(value: Int, thread: ObjectIdentifier)] { entries.withLock { $0 } }
 }
 
-/// How sends into a subject meet, checked the same way for every subject kind: a send from another
-/// thread waits for the delivery under way and then delivers its own value; a send from inside a
-/// delivery, on its thread, is delivered at once, nested in it, as in Combine.
+/// How sends into a subject meet, checked the same way for every subject kind and for the
+/// operators subjects feed: a send from another thread waits for the delivery under way and then
+/// delivers its own value, unless it finds no demand; a send from inside a delivery, on its
+/// thread, is delivered at once, nested in it, as in Combine.
 enum SubjectDeliveryChecks {
     static func assertASendWaitsForTheDeliveryUnderWay<S: Subject & Sendable>(
         _ subject: S, file: StaticString = #filePath, line: UInt = #line
@@ -46,11 +47,13 @@ enum SubjectDeliveryChecks {
 
     /// A subscriber with demand for one value is busy with it on another thread, holding the
     /// demand it will return, when the subject sends again: as in Combine, the send finds no
-    /// demand and returns at once, and the dropped value does not get the demand returned later.
-    /// `subscribe` attaches the subscriber, which asks for one value (a `CurrentValueSubject`
-    /// delivers its current value, `0`, at once, and the subscriber asks for one more); `send`
-    /// sends `1` from another thread, then `2` from this one; the rest of the history is
-    /// `after`'s, which is given the subscription once the busy delivery has returned.
+    /// demand and returns at once. A subject drops the value, which does not get the demand
+    /// returned later; an operator fed by subjects (`merge`, `zip`, `flatMap`…) keeps it, and
+    /// the demand returned later delivers it. `subscribe` attaches the subscriber, which asks for
+    /// one value (a `CurrentValueSubject` delivers its current value, `0`, at once, and the
+    /// subscriber asks for one more); `send` sends `1` from another thread, then `2` from this
+    /// one; the rest of the history is `after`'s, which is given the subscription once the busy
+    /// delivery has returned.
     static func assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
         subscribe: (AnySubscriber<Int, Never>) -> Void, send: @escaping @Sendable (Int) -> Void,
         after: (any Subscription) -> Void, expected: [Int],
@@ -98,6 +101,9 @@ enum SubjectDeliveryChecks {
         }
         XCTAssertEqual(values.withLock { $0 }, expected, file: file, line: line)
         subscription?.cancel()
+        // An operator keeps its subscriber after a cancel, as Combine's do, and the subscriber's
+        // closure keeps this variable: let go of it, or the two keep each other.
+        subscription = nil
     }
 
     /// Four threads send 500 values each through `send` to the subscriber `subscribe` attaches;
