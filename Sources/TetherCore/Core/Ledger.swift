@@ -26,8 +26,9 @@ package enum Ledger {
         var nextScope: UInt64 = 1
     }
 
-    /// Guarded by the library's one lock primitive, so that ThreadSanitizer builds see its order
-    /// (see `Locked`): a bare `Mutex` left every concurrent test reported as racing on it.
+    /// Guarded by the library's one lock primitive, whose ThreadSanitizer builds make its order
+    /// visible (see `Locked`): the sanitizer does not see a bare `Mutex`'s contended acquisitions,
+    /// and reports every concurrent test as racing on the book.
     @usableFromInline
     package static let book = Locked(Book())
 
