@@ -103,11 +103,13 @@ final class CombiningRacesTests: TetherTestCase {
                 round.subscriber.cancel()
             })
     }
+
     // A value sent while the subscriber is busy with another upstream's value, on another thread,
-    // with no demand left, does not wait for the busy delivery: demand is weighed first, as
-    // Combine weighs it, so a subscriber that waits inside `receive(_:)` for that sender does not
-    // deadlock. A merge keeps the value for the demand the busy delivery returns; zip and
-    // combine-latest ask their upstreams only for what is demanded, so the subject drops it.
+    // with no demand left, does not wait for the busy delivery: demand is weighed first (the order
+    // OpenCombine's flatMap and zip take, demand under the lock before the downstream's lock), so
+    // a subscriber that waits inside `receive(_:)` for that sender does not deadlock. A merge
+    // keeps the value for the demand the busy delivery returns; zip and combine-latest ask their
+    // upstreams only for what is demanded, so the subject drops it.
 
     func testMergeKeepsAValueThatFindsNoDemandWithoutWaitingForTheBusySubscriber() {
         let a = PassthroughSubject<Int, Never>()

@@ -104,9 +104,9 @@ final class FlatMapRacesTests: TetherTestCase {
     func testAnInnersValueThatFindsNoDemandIsKeptWithoutWaitingForTheBusySubscriber() {
         let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
         let inners = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
-        // Kept and sent back with the demand the busy delivery returns, as a subject's would be:
-        // Combine's flatMap weighs a value against demand before it waits for the delivery under
-        // way.
+        // Kept for the demand the busy delivery returns. OpenCombine's flatMap, modelled on
+        // Combine's, weighs a value against demand under its lock before it takes the
+        // downstream's lock.
         SubjectDeliveryChecks.assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
             subscribe: {
                 outer.flatMap { $0 }.subscribe($0)

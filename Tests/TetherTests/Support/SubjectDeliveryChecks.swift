@@ -48,8 +48,9 @@ enum SubjectDeliveryChecks {
     /// A subscriber with demand for one value is busy with it on another thread, holding the
     /// demand it will return, when the subject sends again: as in Combine, the send finds no
     /// demand and returns at once. A subject drops the value, which does not get the demand
-    /// returned later; an operator fed by subjects (`merge`, `zip`, `flatMap`…) keeps it, and
-    /// the demand returned later delivers it. `subscribe` attaches the subscriber, which asks for
+    /// returned later (nor does one behind `zip` or `combineLatest`, which forward demand to
+    /// their upstreams); `merge` and `flatMap` keep it, and the demand returned later delivers
+    /// it. `subscribe` attaches the subscriber, which asks for
     /// one value (a `CurrentValueSubject` delivers its current value, `0`, at once, and the
     /// subscriber asks for one more); `send` sends `1` from another thread, then `2` from this
     /// one; the rest of the history is `after`'s, which is given the subscription once the busy
