@@ -20,7 +20,7 @@ package struct RingBuffer<Element> {
     /// The slot `offset` places after the oldest element, for an offset up to ``count``: the
     /// index wrapped by one subtraction, since `head + offset` is less than twice the capacity.
     /// (`%` by a capacity known only at run time is an integer division on every value queued
-    /// and taken, the dearest instruction on those paths.)
+    /// and taken.)
     @inlinable
     package func slot(_ offset: Int) -> Int {
         let index = head &+ offset
