@@ -56,8 +56,8 @@ package struct RingBuffer<Element> {
     }
 
     /// Removes and returns the oldest element; the buffer must not be empty. Always inlined: it
-    /// is a few instructions on the path of every value a queue hands out, where a call of its
-    /// own costs as much again.
+    /// is on the path of every value a queue hands out, where the optimiser had left it a call of
+    /// its own.
     @inlinable @inline(__always)
     package mutating func removeFirst() -> Element {
         precondition(count > 0, "RingBuffer is empty: nothing to remove")
