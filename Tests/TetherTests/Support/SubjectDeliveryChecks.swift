@@ -50,11 +50,10 @@ enum SubjectDeliveryChecks {
     /// demand and returns at once. A subject drops the value, which does not get the demand
     /// returned later (nor does one behind `zip` or `combineLatest`, which forward demand to
     /// their upstreams); `merge` and `flatMap` keep it, and the demand returned later delivers
-    /// it. `subscribe` attaches the subscriber, which asks for
-    /// one value (a `CurrentValueSubject` delivers its current value, `0`, at once, and the
-    /// subscriber asks for one more); `send` sends `1` from another thread, then `2` from this
-    /// one; the rest of the history is `after`'s, which is given the subscription once the busy
-    /// delivery has returned.
+    /// it. `subscribe` attaches the subscriber, which asks for one value (a `CurrentValueSubject`
+    /// delivers its current value, `0`, at once, and the subscriber asks for one more); `send`
+    /// sends `1` from another thread, then `2` from this one; the rest of the history is
+    /// `after`'s, which is given the subscription once the busy delivery has returned.
     static func assertASendWithoutDemandDoesNotWaitForTheBusySubscriber(
         subscribe: (AnySubscriber<Int, Never>) -> Void, send: @escaping @Sendable (Int) -> Void,
         after: (any Subscription) -> Void, expected: [Int],
