@@ -84,8 +84,14 @@ final class ValuesSeedTests: XCTestCase {
             }
         }
         wait(for: [started], timeout: 5)
-        usleep(20_000)
-        publisher.send("fat")
+        // The loop's first `next()` asks for a value just after `started`: "fat" is sent until
+        // that demand takes it (a send before it is dropped, as "bob" is below), then "bob" while
+        // the body runs.
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while read(log).0.isEmpty && Date() < deadline {
+            publisher.send("fat")
+            usleep(1_000)
+        }
         publisher.send("bob")
         let (lines, _) = waitForLines(log, count: 1)
         usleep(100_000)

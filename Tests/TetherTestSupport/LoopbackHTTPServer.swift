@@ -57,6 +57,8 @@ public final class LoopbackHTTPServer: Sendable {
     private let listener: Int32
     private let log = Mutex(Log())
     private let respond: @Sendable (String) -> Response
+    /// Signalled once the accept loop has closed the listening socket.
+    private let listenerClosed = DispatchSemaphore(value: 0)
 
     /// Starts a server on 127.0.0.1.
     /// - Parameters:
@@ -83,15 +85,23 @@ public final class LoopbackHTTPServer: Sendable {
     /// How many clients hung up before their delayed response was sent.
     public var hangUps: Int { log.withLock { $0.hangUps } }
 
-    /// Stops accepting connections; connections being served end at their next check.
+    /// Stops accepting connections, and returns once the listening socket is closed: from then
+    /// on a connection to the port is refused. Connections being served end at their next check.
     public func stop() {
         log.withLock { $0.stopped = true }
+        // The accept loop sees the flag within one wait of 20 ms; the timeout only bounds a
+        // starved thread. Signalled again, so that every later `stop()` returns at once.
+        _ = listenerClosed.wait(timeout: .now() + 5)
+        listenerClosed.signal()
     }
 
     private var isStopped: Bool { log.withLock { $0.stopped } }
 
     private func acceptLoop(until deadline: Date) {
-        defer { close(listener) }
+        defer {
+            close(listener)
+            listenerClosed.signal()
+        }
         while !isStopped && Date() < deadline {
             guard Self.waitReadable(listener, milliseconds: 20) else { continue }
             let client = accept(listener, nil, nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tether
+@testable import TetherCore
 import TetherExtras
 import TetherTesting
 import XCTest
@@ -36,6 +37,7 @@ final class AsyncPublisherTests: TetherTestCase {
         let publisher = RecordingPublisher<Int, Never>()
         // Sends only what a `next()` asked for and has not had: a value sent while no call waits
         // traps, as in Combine, and the loop's last value leaves nothing asked for.
+        let feederEnded = DispatchSemaphore(value: 0)
         let feeder = Thread {
             var sent = 0
             while publisher.subscription?.events.last != .cancelled {
@@ -45,6 +47,7 @@ final class AsyncPublisherTests: TetherTestCase {
                 }
                 usleep(200)
             }
+            feederEnded.signal()
         }
         feeder.start()
         runAsync {
@@ -57,6 +60,8 @@ final class AsyncPublisherTests: TetherTestCase {
         }
         XCTAssertEqual(publisher.subscription?.events.last, .cancelled)
         XCTAssertEqual(publisher.subscription?.events.filter { $0 == .requested(.max(1)) }.count, 3)
+        // Before the subscription goes: the feeder stops when it sees it cancelled.
+        XCTAssertEqual(feederEnded.wait(timeout: .now() + 5), .success)
         publisher.releaseSubscribers()
     }
 
@@ -78,15 +83,17 @@ final class AsyncPublisherTests: TetherTestCase {
 
     func testValuesSentWithoutDemandAreDroppedNotBuffered() {
         let subject = PassthroughSubject<Int, Never>()
+        let requests = Atomic(0)
+        let box = IteratorBox(
+            subject.handleEvents(receiveRequest: { _ in requests.add(1, ordering: .sequentiallyConsistent) })
+                .values.makeAsyncIterator())
         runAsync {
-            var iterator = subject.values.makeAsyncIterator()
             subject.send(1)  // no next() yet: no demand
-            async let next = iterator.next()
-            try await Task.sleep(nanoseconds: 20_000_000)
+            async let next = box.next()
+            XCTAssertTrue(eventually { requests.load(ordering: .sequentiallyConsistent) == 1 })
             subject.send(2)
             let value = await next
             XCTAssertEqual(value, 2)
-            _ = iterator
         }
     }
 
@@ -142,7 +149,7 @@ final class AsyncPublisherTests: TetherTestCase {
         runAsync {
             async let first = box.next()
             async let second = box.next()
-            try await Task.sleep(nanoseconds: 20_000_000)
+            XCTAssertTrue(eventually { waitingCalls(publisher) == 2 })
             publisher.subscriber?.receive(subscription: subscription)
             XCTAssertEqual(subscription.events, [.requested(.max(2))])
             XCTAssertEqual(publisher.subscriber?.receive(1), Subscribers.Demand.none)
@@ -198,7 +205,7 @@ final class AsyncPublisherTests: TetherTestCase {
         let subscription = RecordingSubscription()
         runAsync {
             async let first = box.next()
-            try await Task.sleep(nanoseconds: 20_000_000)
+            XCTAssertTrue(eventually { waitingCalls(publisher) == 1 })
             XCTAssertEqual(publisher.subscriber?.receive(42), Subscribers.Demand.none)
             let value = await first
             XCTAssertNil(value)
@@ -281,6 +288,13 @@ private final class HeldSubscriberPublisher<Output, Failure: Error>: Publisher, 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         held.withLock { $0 = (AnySubscriber(subscriber), subscriber) }
     }
+}
+
+/// How many calls of `next()` wait for the subscriber `publisher` holds, the iterator's relay:
+/// a test sends only once they have asked, as a value nobody asked for traps.
+private func waitingCalls<Output, Failure>(_ publisher: HeldSubscriberPublisher<Output, Failure>) -> Int {
+    guard let relay = publisher.erased as? IterationSubscriber<Output, Failure> else { return 0 }
+    return relay.state.withLock { $0.waiters.count }
 }
 
 /// An iterator that several tasks advance at once, each through its own copy.

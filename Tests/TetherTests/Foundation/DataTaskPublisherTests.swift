@@ -147,7 +147,6 @@ final class DataTaskPublisherTests: TetherTestCase {
         let server = try server()
         let url = server.url("/gone")
         server.stop()
-        usleep(100_000)
         let outcome = TaskOutcome()
         let cancellable = session.dataTaskPublisher(for: url)
             .sink(receiveCompletion: outcome.completion, receiveValue: outcome.value)

@@ -70,7 +70,7 @@ final class OperationQueueDelayedScheduleTests: TetherTestCase {
         let log = EventLog()
         let queue = LoggingQueue(log)
         let runs = Mutex(0)
-        var repetition: (any Cancellable)?
+        let repetition = Mutex<AnyCancellable?>(nil)
         let stopped = expectation(description: "three runs")
         let cancellable = queue.schedule(after: queue.now.advanced(by: 0.05), interval: 0.05) {
             let run = runs.withLock {
@@ -79,11 +79,11 @@ final class OperationQueueDelayedScheduleTests: TetherTestCase {
             }
             log.append("run \(run)")
             if run == 3 {
-                repetition?.cancel()
+                repetition.withLock { $0 }?.cancel()
                 stopped.fulfill()
             }
         }
-        repetition = cancellable
+        repetition.withLock { $0 = cancellable as? AnyCancellable }
         XCTAssertTrue(cancellable is AnyCancellable)
         XCTAssertEqual(log.events, ["add"])
         let first = try XCTUnwrap(queue.added.first)
@@ -93,6 +93,9 @@ final class OperationQueueDelayedScheduleTests: TetherTestCase {
         XCTAssertFalse(first.isAsynchronous)
 
         wait(for: [stopped], timeout: 10)
+        // Bounded: a schedule that the third run did not stop would keep the queue busy for ever.
+        XCTAssertTrue(waitUntil(timeout: 5) { queue.operationCount == 0 }, "the third run did not stop the schedule")
+        cancellable.cancel()
         queue.waitUntilAllOperationsAreFinished()
         XCTAssertEqual(log.events, ["add", "add", "run 1", "add", "run 2", "add", "run 3"])
         let operations = queue.added
@@ -128,7 +131,7 @@ final class OperationQueueDelayedScheduleTests: TetherTestCase {
     func testRunsOfARepeatingScheduleNeverOverlapOnAConcurrentQueue() {
         let queue = OperationQueue()
         let spans = Mutex<[(start: Date, end: Date)]>([])
-        var repetition: (any Cancellable)?
+        let repetition = Mutex<AnyCancellable?>(nil)
         let stopped = expectation(description: "three runs")
         let cancellable = queue.schedule(after: queue.now, interval: 0.02) {
             let start = Date()
@@ -138,12 +141,15 @@ final class OperationQueueDelayedScheduleTests: TetherTestCase {
                 return $0.count
             }
             if count == 3 {
-                repetition?.cancel()
+                repetition.withLock { $0 }?.cancel()
                 stopped.fulfill()
             }
         }
-        repetition = cancellable
+        repetition.withLock { $0 = cancellable as? AnyCancellable }
         wait(for: [stopped], timeout: 10)
+        // Bounded: a schedule that the third run did not stop would keep the queue busy for ever.
+        XCTAssertTrue(waitUntil(timeout: 5) { queue.operationCount == 0 }, "the third run did not stop the schedule")
+        cancellable.cancel()
         queue.waitUntilAllOperationsAreFinished()
         let recorded = spans.withLock { $0 }
         XCTAssertEqual(recorded.count, 3)

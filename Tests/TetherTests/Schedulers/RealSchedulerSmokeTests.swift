@@ -139,8 +139,10 @@ final class RealSchedulerSmokeTests: TetherTestCase {
         let seen = Mutex<[String]>([])
         let cancellable =
             subject
-            .debounce(for: .milliseconds(10), scheduler: queue)
-            .timeout(.milliseconds(200), scheduler: queue, customError: { TestError(id: 5) })
+            // Wide enough that a test thread held up between the two sends still sends the
+            // second within the debounce.
+            .debounce(for: .milliseconds(150), scheduler: queue)
+            .timeout(.milliseconds(500), scheduler: queue, customError: { TestError(id: 5) })
             .sink(
                 receiveCompletion: { completion in
                     seen.withLock { $0.append("\(completion)") }
