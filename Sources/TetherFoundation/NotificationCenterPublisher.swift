@@ -14,8 +14,9 @@ extension NotificationCenter {
 
     /// A publisher that emits elements when broadcasting notifications.
     ///
-    /// Each subscription adds its own observer to the center when the subscriber first demands
-    /// a value, and removes it when the subscription is cancelled. Notifications are delivered
+    /// Each subscription adds its own observer to the center as it is made, before its subscriber
+    /// receives it, and removes it when the subscription is cancelled, letting go of the center;
+    /// the observer holds the subscription weakly, as in Combine. Notifications are delivered
     /// on the thread that posts them, one at a time across threads: one posted on another thread
     /// while one is being delivered waits for that delivery, then its own thread delivers it.
     /// One posted from inside the subscriber, on the delivering thread, is delivered at once,
@@ -23,8 +24,7 @@ extension NotificationCenter {
     /// subscriber has no outstanding demand is dropped; as in Combine, the demand is counted when
     /// the notification is posted, so one posted while another thread delivers the last
     /// notification asked for is dropped at once, whatever that delivery returns. The publisher
-    /// never completes and never fails.
-    /// Requesting `.none` is a contract violation and traps.
+    /// never completes and never fails. A request for `.none` does nothing, as in Combine.
     public struct Publisher: TetherCore.Publisher, @unchecked Sendable {
         // @unchecked Sendable: its properties are constants; the center and the object (not
         // `Sendable` on Linux) are only used to add and remove an observer, which
@@ -57,7 +57,7 @@ extension NotificationCenter {
             self.object = object
         }
 
-        /// Attaches `subscriber`; its observer is added on its first demand.
+        /// Attaches `subscriber`: adds its observer to the center, then hands it the subscription.
         /// - Parameter subscriber: The subscriber to attach.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {

@@ -5,42 +5,38 @@ import TetherCore
 /// One subscriber's observer of a notification center: the subscription behind
 /// ``Foundation/NotificationCenter/Publisher``.
 ///
-/// The center holds the observer's block, and the block holds the subscription, so a subscriber
-/// that never cancels keeps both alive, as in Combine; `cancel` removes the observer and lets go
-/// of the subscriber.
+/// As in Combine, the observer is added as the subscription is made, before the subscriber has
+/// it (what is posted meanwhile finds no demand and is dropped), and removed by `cancel`, which
+/// also lets go of the subscriber and of the center. The center's observer block holds the
+/// subscription weakly, as Combine's does: a subscriber that keeps its subscription keeps both
+/// alive until it cancels, and a subscription its subscriber lets go of without cancelling is
+/// gone and delivers nothing more (its block stays in the center, empty, as in Combine).
 ///
 /// The publisher's `receive(subscriber:)` is inlinable, so this subscription is specialised where
-/// the chain is subscribed, and the observer block reaches it through ``deliveryEntry``, made in
-/// the initialiser where `Downstream` is known: each notification then runs specialised code down
-/// the whole chain. Through a protocol witness, as a `@Sendable` block that must not capture the
-/// subscriber's metatype would otherwise call it, every notification ran the chain unspecialised,
-/// with run-time type lookups at each stage (see "Specialised control entries" in
+/// the chain is subscribed, and so is the observer block, made in the initialiser: each
+/// notification runs specialised code down the whole chain (see "Specialised control entries" in
 /// Docs/FastWithoutTheSpecialiser.md).
 ///
-/// `@unchecked Sendable`: the subscriber, the demand and the observer live in `state`, touched
-/// only under its lock; `cancelled` is atomic and the rest is immutable.
+/// `@unchecked Sendable`: the subscriber, the demand, the center and the observer live in
+/// `state`, touched only under its lock; `cancelled` is atomic and the rest is immutable.
 @usableFromInline
 internal final class NotificationSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Notification, Downstream.Failure == Never {
     @usableFromInline
-    internal enum Observer {
-        case none
-        /// `addObserver` is under way outside the lock.
-        case adding
-        case added(any NSObjectProtocol)
-    }
-
-    @usableFromInline
     internal struct State {
         /// `nil` once cancelled.
         @usableFromInline var downstream: Downstream?
         @usableFromInline var demand = Subscribers.Demand.none
-        @usableFromInline var observer = Observer.none
+        /// `nil` once cancelled: the subscription lets go of the center, as Combine's does.
+        @usableFromInline var center: NotificationCenter?
+        /// The observer the center returned; `nil` once cancelled.
+        @usableFromInline var observer: (any NSObjectProtocol)?
 
         @inlinable
-        init(downstream: Downstream) {
+        init(downstream: Downstream, center: NotificationCenter) {
             self.downstream = downstream
+            self.center = center
         }
 
         /// Takes one of the demand for a notification: the subscriber to deliver it to, or `nil`
@@ -67,54 +63,38 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     internal let cancelled = Atomic<Bool>(false)
 
     @usableFromInline
-    internal let publisher: NotificationCenter.Publisher
+    internal let name: Notification.Name
 
-    /// How a notification gets in: given this subscription, runs its specialised
-    /// ``receive(_:)``. Not `@Sendable`, as it holds `Downstream`'s metatype; the observer block
-    /// carries it across threads in an `Unchecked`, as Combine delivers a notification to any
-    /// subscriber on the posting thread.
     @usableFromInline
-    internal let deliveryEntry: (AnyObject, Notification) -> Void
+    internal let object: AnyObject?
 
     @inlinable
     internal init(downstream: Downstream, publisher: NotificationCenter.Publisher) {
-        state = Locked(State(downstream: downstream))
-        self.publisher = publisher
-        deliveryEntry = { object, notification in
-            unsafeDowncast(object, to: NotificationSubscription.self).receive(notification)
-        }
+        state = Locked(State(downstream: downstream, center: publisher.center))
+        name = publisher.name
+        object = publisher.object
         Ledger.enter(self)
+        // The block is `@Sendable` and must not capture `Downstream`'s metatype, so it reaches
+        // this subscription's specialised `receive` through a closure made here, where the type
+        // is known, carried across threads in an `Unchecked`, as Combine delivers a notification
+        // to any subscriber on the posting thread.
+        let delivery = Unchecked({ [weak self] (notification: Notification) in self?.receive(notification) })
+        let observer = publisher.center.addObserver(forName: name, object: object, queue: nil) { notification in
+            delivery.value(notification)
+        }
+        // Nobody has the subscription yet, so nothing can have cancelled it.
+        state.withLock { $0.observer = observer }
     }
 
     deinit {
         Ledger.leave(self)
     }
 
+    /// Adds to the demand. As in Combine, a request for `.none` does nothing (it does not trap,
+    /// as most publishers' subscriptions do).
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Demand must not be zero: NotificationCenter.Publisher was asked for .none")
-        let observes = state.withLock { state -> Bool in
-            guard state.downstream != nil else { return false }
-            state.demand += demand
-            guard case .none = state.observer else { return false }
-            state.observer = .adding
-            return true
-        }
-        guard observes else { return }
-        let delivery = Unchecked((entry: deliveryEntry, subscription: self as AnyObject))
-        let observer = publisher.center.addObserver(
-            forName: publisher.name, object: publisher.object, queue: nil
-        ) { notification in
-            delivery.value.entry(delivery.value.subscription, notification)
-        }
-        let cancelledMeanwhile = state.withLock { state -> Bool in
-            guard state.downstream != nil else { return true }
-            state.observer = .added(observer)
-            return false
-        }
-        if cancelledMeanwhile {
-            publisher.center.removeObserver(observer)
-        }
+        add(demand)
     }
 
     /// A notification the center posted: delivered in this thread's turn if the subscriber has
@@ -143,17 +123,17 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     internal func cancel() {
         cancelled.store(true, ordering: .releasing)
         // What the state held is released outside the lock, with these locals.
-        let (released, observer) = state.withLock { state -> (Downstream?, Observer) in
+        let (released, center, observer) = state.withLock {
+            state -> (Downstream?, NotificationCenter?, (any NSObjectProtocol)?) in
             defer {
                 state.downstream = nil
-                state.observer = .none
+                state.center = nil
+                state.observer = nil
             }
-            return (state.downstream, state.observer)
+            return (state.downstream, state.center, state.observer)
         }
-        guard released != nil else { return }
-        if case .added(let observer) = observer {
-            publisher.center.removeObserver(observer)
-        }
+        guard released != nil, let center, let observer else { return }
+        center.removeObserver(observer)
     }
 
     @usableFromInline
@@ -161,7 +141,9 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
 
     @usableFromInline
     internal var customMirror: Mirror {
-        Mirror(self, children: ["center": publisher.center, "name": publisher.name, "object": publisher.object as Any])
+        let (center, demand) = state.withLock { ($0.center, $0.demand) }
+        return Mirror(
+            self, children: ["center": center as Any, "name": name, "object": object as Any, "demand": demand])
     }
 
     @usableFromInline

@@ -39,7 +39,7 @@ final class NotificationCenterPublisherTests: TetherTestCase {
         recorder.cancel()
     }
 
-    func testNothingIsObservedBeforeTheFirstDemand() {
+    func testANotificationPostedBeforeTheFirstDemandIsDropped() {
         let recorder = RecordingSubscriber<Notification, Never>(demand: .none)
         center.publisher(for: ping).subscribe(recorder)
         post(1)
@@ -87,18 +87,115 @@ final class NotificationCenterPublisherTests: TetherTestCase {
         XCTAssertEqual(SubscriptionLedger.liveAfterSettling(), [])
     }
 
-    func testAnUncancelledSubscriptionIsKeptAliveByTheCenter() {
+    func testASubscriberThatKeepsItsSubscriptionLivesUntilItCancels() {
         weak var weakRecorder: RecordingSubscriber<Notification, Never>?
         do {
             let recorder = RecordingSubscriber<Notification, Never>()
             weakRecorder = recorder
             center.publisher(for: ping).subscribe(recorder)
         }
-        XCTAssertNotNil(weakRecorder, "the observer holds the subscriber until cancelled, as in Combine")
+        XCTAssertNotNil(weakRecorder, "the subscriber and its subscription keep each other alive, as in Combine")
         post(1)
         XCTAssertEqual(weakRecorder.map(indexes), [1])
         weakRecorder?.cancel()
         XCTAssertNil(weakRecorder)
+    }
+
+    /// Twenty posts to subscribers asking, when subscribed and then from each value, for the
+    /// demands below: how many each receives is what Combine's record says.
+    func testTheNotificationsReceivedFollowTheDemandsAskedForWhenSubscribedAndFromEachValue() {
+        let initial: [Subscribers.Demand?] = [nil, .max(1), .max(2), .max(10), .unlimited]
+        let returned: [[Subscribers.Demand]] = [
+            Array(repeating: .none, count: 5), Array(repeating: .max(1), count: 10),
+            [.max(1), .none, .max(1), .none], [.none, .max(1), .max(2)], [.unlimited, .max(1)],
+        ]
+        var received: [Int] = []
+        for first in initial {
+            for answers in returned {
+                let answered = Mutex(0)
+                let recorder = RecordingSubscriber<Notification, Never>(
+                    demand: first ?? .none,
+                    demandPerValue: { _ in
+                        answered.withLock { count in
+                            defer { count += 1 }
+                            return count < answers.count ? answers[count] : .none
+                        }
+                    })
+                center.publisher(for: ping).subscribe(recorder)
+                for index in 0..<20 { post(index) }
+                received.append(recorder.values.count)
+                recorder.cancel()
+            }
+        }
+        XCTAssertEqual(
+            received, [0, 0, 0, 0, 0, 1, 11, 2, 1, 20, 2, 12, 4, 5, 20, 10, 20, 12, 13, 20, 20, 20, 20, 20, 20])
+    }
+
+    /// As in Combine, the center's observer holds the subscription weakly: one that its
+    /// subscriber lets go of without cancelling is gone, and delivers nothing more.
+    func testASubscriptionLetGoOfWithoutACancelIsGoneAndDeliversNothingMore() {
+        let subscriber = HoldingSubscriber()
+        center.publisher(for: ping).subscribe(subscriber)
+        weak let subscription = subscriber.subscription as AnyObject?
+        post(1)
+        subscriber.subscription = nil
+        XCTAssertNil(subscription, "the center kept the subscription alive")
+        post(2)
+        XCTAssertEqual(subscriber.received.compactMap { $0.userInfo?["index"] as? Int }, [1])
+    }
+
+    /// A request for `.none` does nothing: it does not trap, as in Combine.
+    func testARequestForNoneDoesNothing() {
+        let recorder = RecordingSubscriber<Notification, Never>(demand: .none)
+        center.publisher(for: ping).subscribe(recorder)
+        recorder.request(.none)
+        post(1)
+        recorder.request(.max(1))
+        post(2)
+        post(3)
+        XCTAssertEqual(indexes(recorder), [2])
+        recorder.cancel()
+    }
+
+    /// The subscription holds the center until it is cancelled, and then lets go of it, even while
+    /// it is itself still held, as in Combine.
+    func testCancellingLetsGoOfTheCenter() throws {
+        weak var weakCenter: NotificationCenter?
+        let recorder = RecordingSubscriber<Notification, Never>()
+        do {
+            let center = NotificationCenter()
+            weakCenter = center
+            center.publisher(for: ping).subscribe(recorder)
+        }
+        XCTAssertNotNil(weakCenter, "the subscription holds its center")
+        let subscription = try XCTUnwrap(recorder.subscription)
+        recorder.cancel()
+        XCTAssertNil(weakCenter, "the cancelled subscription still holds its center")
+        withExtendedLifetime(subscription) {}
+    }
+
+    /// The subscription's mirror shows the center (an optional, `nil` once cancelled), the name,
+    /// the object and the demand, as Combine's does.
+    func testTheMirrorShowsTheCenterTheNameTheObjectAndTheDemand() throws {
+        let sender = NSObject()
+        let recorder = RecordingSubscriber<Notification, Never>(demand: .none)
+        center.publisher(for: ping, object: sender).subscribe(recorder)
+        let subscription = try XCTUnwrap(recorder.subscription)
+        func children() throws -> [String] {
+            try XCTUnwrap(subscription as? any CustomReflectable).customMirror.children.map {
+                "\($0.label ?? "?"): \(String(describing: $0.value))"
+            }
+        }
+        XCTAssertEqual(
+            try children(),
+            [
+                "center: \(String(describing: Optional(center)))", "name: \(ping)",
+                "object: \(String(describing: Optional(sender)))", "demand: max(0)",
+            ])
+        recorder.request(.max(3))
+        XCTAssertEqual(try children().last, "demand: max(3)")
+        recorder.cancel()
+        XCTAssertEqual(try children().first, "center: nil")
     }
 
     func testAPostFromInsideReceiveIsDeliveredAtOnceNestedInIt() {
@@ -211,4 +308,26 @@ final class NotificationCenterPublisherTests: TetherTestCase {
         XCTAssertTrue(publisher.object === sender)
         XCTAssertNil(center.publisher(for: ping).object)
     }
+}
+
+/// A subscriber that asks for every notification and keeps its subscription until the test sets
+/// it to `nil`, without cancelling.
+private final class HoldingSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Notification
+    typealias Failure = Never
+
+    var subscription: (any Subscription)?
+    private(set) var received: [Notification] = []
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Notification) -> Subscribers.Demand {
+        received.append(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
 }
