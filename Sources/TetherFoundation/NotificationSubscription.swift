@@ -77,8 +77,10 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         // The block is `@Sendable` and must not capture `Downstream`'s metatype, so it reaches
         // this subscription's specialised `receive` through a closure made here, where the type
         // is known, carried across threads in an `Unchecked`, as Combine delivers a notification
-        // to any subscriber on the posting thread.
-        let delivery = Unchecked({ [weak self] (notification: Notification) in self?.receive(notification) })
+        // to any subscriber on the posting thread. A captured `weak let` rather than
+        // `[weak self]`, whose every read the run time checks for exclusivity.
+        weak let target = self
+        let delivery = Unchecked({ (notification: Notification) in target?.receive(notification) })
         let observer = publisher.center.addObserver(forName: name, object: object, queue: nil) { notification in
             delivery.value(notification)
         }
