@@ -147,6 +147,40 @@ func events(_ a: AnyPublisher<Int, Never>, _ b: AnyPublisher<Int, Never>) -> Any
 }
 #endif
 
+/// What a failable lookup fails with.
+struct LookupError: Error {}
+
+/// A lookup that can fail, erased at its boundary.
+@inline(never)
+func failableLookup(_ query: Int) -> AnyPublisher<Int, LookupError> {
+    Just(query &* 2).setFailureType(to: LookupError.self).eraseToAnyPublisher()
+}
+
+/// Each query's failable lookup with a fallback where it fails, as a screen that must show
+/// something writes it: the inner is a `catch` around an erased lookup.
+@inline(never)
+func resultsOrFallback(for queries: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
+    queries.flatMap { failableLookup($0).catch { _ in Just(0) } }.eraseToAnyPublisher()
+}
+
+/// Ids fetched one after another, as code that must not flood a server writes it: each id's
+/// erased `Future` subscribed only once the one before it has finished.
+@inline(never)
+func fetchedOneByOne(_ ids: [Int]) -> AnyPublisher<Int, Never> {
+    ids.publisher.flatMap(maxPublishers: .max(1)) { fetch($0).eraseToAnyPublisher() }.eraseToAnyPublisher()
+}
+
+/// A view model as code since `assign(to:)` binds one: a `@Published` property derived from
+/// another through `assign(to: &$property)`, which lives as long as the model.
+final class SearchModel {
+    @Published var query = 0
+    @Published var resultCount = 0
+
+    init() {
+        $query.map { $0 &* 2 }.removeDuplicates().assign(to: &$resultCount)
+    }
+}
+
 /// A view's label, as UIKit-era code binds it: `assign(to:on:)` a model's property.
 final class Label {
     var text = 0

@@ -154,6 +154,22 @@ func registerAppScenarios() {
     // lookup and let go of).
     Catalog.appFlatMapFirst.registerSends(through: firstResults(for:))
 
+    // Each value's failable erased lookup behind a `catch`: per send (a `catch` subscribed to the
+    // lookup and let go of).
+    Catalog.appFlatMapCatch.registerSends(through: resultsOrFallback(for:))
+
+    // A thousand ids fetched one at a time, each through an erased `Future`: per id (the
+    // subscription made once an iteration, each future subscribed after the last finished).
+    Catalog.appFlatMapOneByOne.register { benchmark in
+        let ids = Array(0..<benchmark.scaledIterations.count)
+        let tally = Tally()
+        benchmark.startMeasurement()
+        let cancellable = fetchedOneByOne(ids).sink { tally.sum &+= $0 }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(tally.sum)
+    }
+
     // Each value's erased lookup replacing the last one: per send (an inner subscribed, the
     // previous one cancelled).
     Catalog.appSwitchToLatestErased.registerSends(through: latestResults(for:))
@@ -212,6 +228,16 @@ func registerAppScenarios() {
         benchmark.stopMeasurement()
         cancellable.cancel()
         blackHole(tally.sum)
+    }
+
+    // A model's property set while `assign(to: &$property)` keeps another derived from it: per
+    // change (the derived property's value read once at the end).
+    Catalog.appAssignToPublished.register { benchmark in
+        let model = SearchModel()
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { model.query = value }
+        benchmark.stopMeasurement()
+        blackHole(model.resultCount)
     }
 
     // `$property.sink { … }`, the plainest way an application watches a value: per change.

@@ -103,6 +103,10 @@ enum Catalog {
         name: "App: erased subject, flatMap to an erased Deferred Future fulfilled later, send", operations: 1_000)
     static let appFlatMapFirst = Scenario(
         name: "App: erased subject, flatMap to an erased lookup's first(), send", operations: 1_000)
+    static let appFlatMapCatch = Scenario(
+        name: "App: erased subject, flatMap to an erased failable lookup's catch, send", operations: 1_000)
+    static let appFlatMapOneByOne = Scenario(
+        name: "App: ids, flatMap(maxPublishers: .max(1)) to erased Futures, per id", operations: 1_000)
     static let appSwitchToLatestErased = Scenario(
         name: "App: erased subject, map to erased Just, switchToLatest, send", operations: 1_000)
     static let appMergeErased = Scenario(name: "App: merge of two erased subjects, map, send", operations: 1_000)
@@ -116,6 +120,8 @@ enum Catalog {
     static let appSubscribeCancelErased12 = Scenario(
         name: "App: 12 erased stages, subscribe+cancel in a Set", operations: 1_000)
     static let appPublished = Scenario(name: "App: @Published.map.removeDuplicates, erased, set", operations: 1_000)
+    static let appAssignToPublished = Scenario(
+        name: "App: @Published.map.removeDuplicates.assign(to: &$property), set", operations: 1_000)
     static let appPublishedSink = Scenario(name: "App: @Published property, sink, set", operations: 1_000)
     static let appPublishedState = Scenario(
         name: "App: @Published struct, 2 views map(keyPath).removeDuplicates, set", operations: 1_000)

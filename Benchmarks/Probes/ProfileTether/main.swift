@@ -223,6 +223,19 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     "flat-map-first": { count, tally in
         sends(count, tally) { firstResults(for: $0) }
     },
+    "flat-map-catch": { count, tally in
+        sends(count, tally) { resultsOrFallback(for: $0) }
+    },
+    // A `@Published` property set while `assign(to: &$property)` derives another from it.
+    "assign-to-published": { count, tally in
+        let model = SearchModel()
+        for value in 0..<count { model.query = value }
+        tally.sum &+= model.resultCount
+    },
+    // Ids fetched one at a time through erased futures: one operation is one id.
+    "flat-map-one-by-one": { count, tally in
+        fetchedOneByOne(Array(0..<count)).sink { tally.sum &+= $0 }.cancel()
+    },
     "flat-map-deferred-future": { count, tally in
         let subject = PassthroughSubject<Int, Never>()
         let pending = PendingCallbacks()
