@@ -66,6 +66,7 @@ SCENARIOS = [
     ("App: ids, flatMap(maxPublishers: .max(1)) to erased Futures, per id", "app"),
     ("App: erased subject, map to erased Just, switchToLatest, send", "app"),
     ("App: merge of two erased subjects, map, send", "app"),
+    ("App: erased subject, prepend(cached), erased, send", "app"),
     ("App: erased subject, map, assign(to:on:), send", "app"),
     ("App: erased throwing subject, tryMap, mapError, replaceError, send", "app"),
     ("App: erased throwing subject, tryCompactMap, tryFilter, replaceError, send", "app"),

@@ -170,6 +170,13 @@ func fetchedOneByOne(_ ids: [Int]) -> AnyPublisher<Int, Never> {
     ids.publisher.flatMap(maxPublishers: .max(1)) { fetch($0).eraseToAnyPublisher() }.eraseToAnyPublisher()
 }
 
+/// A stream that starts from what is cached, then follows the live source, as a screen that must
+/// show something at once writes it: `prepend` on the erased source, erased again.
+@inline(never)
+func cachedThenLive(_ live: AnyPublisher<Int, Never>, cached: Int) -> AnyPublisher<Int, Never> {
+    live.prepend(cached).eraseToAnyPublisher()
+}
+
 /// A view model as code since `assign(to:)` binds one: a `@Published` property derived from
 /// another through `assign(to: &$property)`, which lives as long as the model.
 final class SearchModel {

@@ -170,6 +170,10 @@ func registerAppScenarios() {
         blackHole(tally.sum)
     }
 
+    // A live erased stream behind a cached first value (`prepend`), erased again: per send of the
+    // live source (the cached value goes out once, at subscription).
+    Catalog.appPrependErased.registerSends(through: { cachedThenLive($0, cached: 0) })
+
     // Each value's erased lookup replacing the last one: per send (an inner subscribed, the
     // previous one cancelled).
     Catalog.appSwitchToLatestErased.registerSends(through: latestResults(for:))

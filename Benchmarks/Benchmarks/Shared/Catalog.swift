@@ -109,6 +109,8 @@ enum Catalog {
         name: "App: ids, flatMap(maxPublishers: .max(1)) to erased Futures, per id", operations: 1_000)
     static let appSwitchToLatestErased = Scenario(
         name: "App: erased subject, map to erased Just, switchToLatest, send", operations: 1_000)
+    static let appPrependErased = Scenario(
+        name: "App: erased subject, prepend(cached), erased, send", operations: 1_000)
     static let appMergeErased = Scenario(name: "App: merge of two erased subjects, map, send", operations: 1_000)
     static let appAssign = Scenario(name: "App: erased subject, map, assign(to:on:), send", operations: 1_000)
     static let appThrowingErased = Scenario(

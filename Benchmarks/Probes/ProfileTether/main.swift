@@ -236,6 +236,19 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
     "flat-map-one-by-one": { count, tally in
         fetchedOneByOne(Array(0..<count)).sink { tally.sum &+= $0 }.cancel()
     },
+    // An erased subject behind `prepend` of a cached value: one operation is one send.
+    "prepend-send": { count, tally in
+        sends(count, tally) { cachedThenLive($0, cached: 0) }
+    },
+    // An erased subject mapped and assigned to an object's property: one operation is one send.
+    "assign-send": { count, tally in
+        let subject = PassthroughSubject<Int, Never>()
+        let label = Label()
+        let cancellable = bind(subject.eraseToAnyPublisher(), to: label)
+        sendAll(subject, count)
+        cancellable.cancel()
+        tally.sum &+= label.text
+    },
     "flat-map-deferred-future": { count, tally in
         let subject = PassthroughSubject<Int, Never>()
         let pending = PendingCallbacks()

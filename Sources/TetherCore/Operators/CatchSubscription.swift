@@ -133,9 +133,8 @@ where Downstream.Input == Recovery.Replacement.Output, Downstream.Failure == Rec
         // still takes over when it hands over its subscription.
         let source = state.withLock { state -> (any Subscription)? in
             switch state.status {
-            case .first(let source), .second(let source):
-                state.status = .over
-                return source
+            case .first, .second:
+                return state.stop().1
             case .awaitingFirst, .awaitingSecond, .over:
                 return nil
             }

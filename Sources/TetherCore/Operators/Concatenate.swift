@@ -191,14 +191,9 @@ extension Publishers.Concatenate {
         internal func cancel() {
             // Any cancel ends the stream, even between the two publishers: the suffix is then
             // cancelled when it hands over its subscription.
-            let previous = control.withLock { control -> SuccessionState.Link in
-                defer { control.status = .over }
-                return control.status
-            }
-            let current: (any Subscription)?
+            let (previous, current) = control.withLock { $0.stop() }
             switch previous {
-            case .first(let subscription), .second(let subscription): current = subscription
-            case .awaitingSecond: current = nil
+            case .first, .second, .awaitingSecond: break
             case .awaitingFirst, .over: return
             }
             if handOff.stopFromOutside() {

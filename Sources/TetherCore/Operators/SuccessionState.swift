@@ -15,18 +15,25 @@ internal struct SuccessionState {
         case second
     }
 
-    /// Which source is current.
+    /// Which source is current. The current source's subscription is kept beside it, in
+    /// ``current``, so that deciding on the link, on every value of a concatenation, copies no
+    /// existential: an enum carrying the subscription was copied into each `switch`, the
+    /// subscription retained and released through the run time's value witnesses.
     @usableFromInline
     internal enum Link {
         case awaitingFirst
-        case first(any Subscription)
+        case first
         /// The first source ended and the second has not handed over its subscription yet.
         case awaitingSecond
-        case second(any Subscription)
+        case second
         case over
     }
 
     @usableFromInline var status = Link.awaitingFirst
+
+    /// The current source's subscription: set while ``status`` is `first` or `second`, `nil`
+    /// otherwise.
+    @usableFromInline var current: (any Subscription)?
 
     /// The downstream demand the first source has not met yet; no longer counted once the second
     /// source is subscribed, as it is asked directly.
@@ -42,10 +49,12 @@ internal struct SuccessionState {
     mutating func attach(_ subscription: any Subscription, from source: Source) -> Subscribers.Demand? {
         switch (status, source) {
         case (.awaitingFirst, .first):
-            status = .first(subscription)
+            status = .first
+            current = subscription
             return Subscribers.Demand.none
         case (.awaitingSecond, .second):
-            status = .second(subscription)
+            status = .second
+            current = subscription
             return unmet
         default:
             return nil
@@ -57,14 +66,14 @@ internal struct SuccessionState {
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
         switch status {
-        case .first(let subscription):
+        case .first:
             unmet += demand
-            return subscription
+            return current
         case .awaitingSecond:
             unmet += demand
             return nil
-        case .second(let subscription):
-            return subscription
+        case .second:
+            return current
         case .awaitingFirst, .over:
             return nil
         }
@@ -86,12 +95,25 @@ internal struct SuccessionState {
         switch (status, source) {
         case (.first, .first):
             status = handingOver ? .awaitingSecond : .over
+            current = nil
             return true
         case (.second, .second):
             status = .over
+            current = nil
             return true
         default:
             return false
         }
+    }
+
+    /// Ends the stream from outside (a cancel): the link it was at, and the current source's
+    /// subscription, moved out to be cancelled after the lock.
+    @inlinable
+    mutating func stop() -> (Link, (any Subscription)?) {
+        let previous = status
+        status = .over
+        var taken: (any Subscription)? = nil
+        swap(&current, &taken)
+        return (previous, taken)
     }
 }

@@ -89,9 +89,18 @@ extension Subscribers {
         /// - Returns: `.none`: the subscriber asked for everything on subscription.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
+            // Moved out and back, not read in place: a `guard case` copied the whole status, the
+            // subscription through its value witness (Docs/FastWithoutTheSpecialiser.md,
+            // "Subscriptions moved out, not copied").
             let target = status.withLock { status -> Root? in
-                guard case .subscribed(let object, _) = status else { return nil }
-                return object
+                switch consume status {
+                case .subscribed(let object, let subscription):
+                    status = .subscribed(object, subscription)
+                    return object
+                case let other:
+                    status = other
+                    return nil
+                }
             }
             if let target {
                 target[keyPath: keyPath] = value

@@ -14,12 +14,19 @@ final class SuccessionStateTests: XCTestCase {
         let link: String
         switch state.status {
         case .awaitingFirst: link = "awaitingFirst"
-        case .first(let subscription): link = "first(\(name(subscription)))"
+        case .first: link = "first(\(name(state.current)))"
         case .awaitingSecond: link = "awaitingSecond"
-        case .second(let subscription): link = "second(\(name(subscription)))"
+        case .second: link = "second(\(name(state.current)))"
         case .over: link = "over"
         }
-        return "\(link) unmet \(state.unmet)"
+        // A subscription kept where no source is current would be held for nothing.
+        switch state.status {
+        case .first, .second:
+            return "\(link) unmet \(state.unmet)"
+        case .awaitingFirst, .awaitingSecond, .over:
+            let held = state.current.map { " holding \(name($0))" } ?? ""
+            return "\(link)\(held) unmet \(state.unmet)"
+        }
     }
 
     private func name(_ subscription: (any Subscription)?) -> String {
@@ -42,6 +49,13 @@ final class SuccessionStateTests: XCTestCase {
     }
 
     private let meetOne = Step { state in "meetOne: \(state.meetOne())" }
+
+    private var stop: Step {
+        Step { state in
+            let (link, current) = state.stop()
+            return "stop: was \(link), cancel \(self.name(current))"
+        }
+    }
 
     private func end(_ source: SuccessionState.Source, handingOver: Bool) -> Step {
         Step { state in "end \(source) handingOver \(handingOver): \(state.end(source, handingOver: handingOver))" }
@@ -110,6 +124,48 @@ final class SuccessionStateTests: XCTestCase {
                 "attach stray as first: cancel it -> awaitingSecond unmet max(0)",
                 "attach second as second: ask max(0) -> second(second) unmet max(0)",
                 "attach stray as second: cancel it -> second(second) unmet max(0)",
+            ])
+    }
+
+    func testStoppingHandsOutTheCurrentSubscriptionOnceFromAnyLink() {
+        XCTAssertEqual(
+            history([
+                stop, attach(first, .first),
+            ]),
+            [
+                "stop: was awaitingFirst, cancel nil -> over unmet max(0)",
+                "attach first as first: cancel it -> over unmet max(0)",
+            ])
+        XCTAssertEqual(
+            history([
+                attach(first, .first), request(.max(2)), stop, stop, request(.max(1)),
+            ]),
+            [
+                "attach first as first: ask max(0) -> first(first) unmet max(0)",
+                "request max(2): to first -> first(first) unmet max(2)",
+                "stop: was first, cancel first -> over unmet max(2)",
+                "stop: was over, cancel nil -> over unmet max(2)",
+                "request max(1): to nil -> over unmet max(2)",
+            ])
+        XCTAssertEqual(
+            history([
+                attach(first, .first), end(.first, handingOver: true), stop, attach(second, .second),
+            ]),
+            [
+                "attach first as first: ask max(0) -> first(first) unmet max(0)",
+                "end first handingOver true: true -> awaitingSecond unmet max(0)",
+                "stop: was awaitingSecond, cancel nil -> over unmet max(0)",
+                "attach second as second: cancel it -> over unmet max(0)",
+            ])
+        XCTAssertEqual(
+            history([
+                attach(first, .first), end(.first, handingOver: true), attach(second, .second), stop,
+            ]),
+            [
+                "attach first as first: ask max(0) -> first(first) unmet max(0)",
+                "end first handingOver true: true -> awaitingSecond unmet max(0)",
+                "attach second as second: ask max(0) -> second(second) unmet max(0)",
+                "stop: was second, cancel second -> over unmet max(0)",
             ])
     }
 
