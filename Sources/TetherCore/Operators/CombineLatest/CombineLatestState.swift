@@ -101,10 +101,7 @@ package struct CombineLatestState<Slots: CombiningSlots>: CombiningState {
             outcome.cancel = releaseChildren()
             queue.removeAll()
         } else {
-            for upstream in upstreams {
-                if case .done = upstream.status { continue }
-                return outcome
-            }
+            guard upstreams.allDone else { return outcome }
         }
         if draining || !queue.isEmpty {
             phase = .completing(completion)

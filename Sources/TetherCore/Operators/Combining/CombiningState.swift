@@ -148,7 +148,7 @@ extension CombiningState {
     @inlinable
     package mutating func attach(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
         guard case .running = phase, upstreams[index].attach(subscription) else { return nil }
-        live = upstreams.compactMap(\.subscription)
+        live = upstreams.subscriptions
         return forwarded
     }
 
@@ -236,7 +236,7 @@ extension CombiningState {
         if let sender {
             owed += more
             // Its position among the live subscriptions: those of the upstreams before it.
-            outcome.skip = upstreams[..<sender].reduce(0) { $0 + ($1.subscription == nil ? 0 : 1) }
+            outcome.skip = upstreams.subscribedCount(before: sender)
         }
         if !live.isEmpty { outcome.request = live }
         outcome.demand = more
@@ -246,7 +246,7 @@ extension CombiningState {
     @inlinable
     package mutating func forget(_ index: Int) {
         _ = upstreams[index].end()
-        live = upstreams.compactMap(\.subscription)
+        live = upstreams.subscriptions
     }
 
     /// Every subscription still held, which the machine forgets.

@@ -62,3 +62,50 @@ package struct CombiningUpstream {
         return subscription
     }
 }
+
+extension [CombiningUpstream] {
+    // Read through the buffer, a field at a time: iterating the upstreams (`for upstream in
+    // upstreams`, `compactMap(\.subscription)`, `reduce`), or reading a field of `self[index]`,
+    // copies each one whole through an outlined copy, its subscription retained and released
+    // through the run time's value witnesses.
+
+    /// The subscriptions of the upstreams that have one, in order.
+    @inlinable
+    package var subscriptions: [any Subscription] {
+        withUnsafeBufferPointer { upstreams in
+            var subscriptions: [any Subscription] = []
+            for index in upstreams.indices {
+                if case .active = upstreams[index].status, let subscription = upstreams[index].subscription {
+                    subscriptions.append(subscription)
+                }
+            }
+            return subscriptions
+        }
+    }
+
+    /// How many of the upstreams before `index` have a subscription: an upstream's position among
+    /// ``subscriptions``.
+    @inlinable
+    package func subscribedCount(before index: Int) -> Int {
+        withUnsafeBufferPointer { upstreams in
+            // An upstream has its subscription exactly while it is active.
+            var count = 0
+            for position in 0..<index {
+                if case .active = upstreams[position].status { count += 1 }
+            }
+            return count
+        }
+    }
+
+    /// Whether every upstream has ended.
+    @inlinable
+    package var allDone: Bool {
+        withUnsafeBufferPointer { upstreams in
+            for index in upstreams.indices {
+                if case .done = upstreams[index].status { continue }
+                return false
+            }
+            return true
+        }
+    }
+}

@@ -144,10 +144,7 @@ internal struct MergeState {
             phase = .over
             return (ended, .complete(completion))
         }
-        for child in children {
-            if case .done = child.status { continue }
-            return ([], .idle)
-        }
+        guard children.allDone else { return ([], .idle) }
         if draining || hasQueued {
             phase = .completing(completion)
             return ([], .idle)
@@ -167,9 +164,7 @@ internal struct MergeState {
         var unlimit: [any Subscription] = []
         if demand.isUnlimited, !unlimited {
             unlimited = true
-            for child in children {
-                if let subscription = child.subscription { unlimit.append(subscription) }
-            }
+            unlimit = children.subscriptions
         }
         guard !draining, demand > 0, hasQueued else { return (unlimit, .idle) }
         draining = true
