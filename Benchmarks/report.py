@@ -67,6 +67,7 @@ SCENARIOS = [
     ("App: erased subject, map to erased Just, switchToLatest, send", "app"),
     ("App: merge of two erased subjects, map, send", "app"),
     ("App: erased subject, prepend(cached), erased, send", "app"),
+    ("App: for await over an erased sequence's removeDuplicates.filter .values, 100k elements", "app"),
     ("App: erased subject, map, assign(to:on:), send", "app"),
     ("App: erased throwing subject, tryMap, mapError, replaceError, send", "app"),
     ("App: erased throwing subject, tryCompactMap, tryFilter, replaceError, send", "app"),

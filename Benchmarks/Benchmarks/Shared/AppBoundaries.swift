@@ -177,6 +177,13 @@ func cachedThenLive(_ live: AnyPublisher<Int, Never>, cached: Int) -> AnyPublish
     live.prepend(cached).eraseToAnyPublisher()
 }
 
+/// A feed read with `for await`, as Swift-concurrency code reads a publisher: deduplicated and
+/// filtered, erased at the boundary. `values` asks for one value at a time, through every stage.
+@inline(never)
+func readable(_ feed: AnyPublisher<Int, Never>) -> AnyPublisher<Int, Never> {
+    feed.removeDuplicates().filter { $0 >= 0 }.eraseToAnyPublisher()
+}
+
 /// A view model as code since `assign(to:)` binds one: a `@Published` property derived from
 /// another through `assign(to: &$property)`, which lives as long as the model.
 final class SearchModel {

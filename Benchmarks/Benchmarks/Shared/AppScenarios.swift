@@ -174,6 +174,15 @@ func registerAppScenarios() {
     // live source (the cached value goes out once, at subscription).
     Catalog.appPrependErased.registerSends(through: { cachedThenLive($0, cached: 0) })
 
+    // An erased feed read with `for await` over `.values`, which asks each stage for one value
+    // at a time: per element.
+    Catalog.appValuesErased.registerAsync { _ in
+        let feed = (0..<Catalog.appValuesErased.operations).publisher.eraseToAnyPublisher()
+        var sum = 0
+        for await value in readable(feed).values { sum &+= value }
+        blackHole(sum)
+    }
+
     // Each value's erased lookup replacing the last one: per send (an inner subscribed, the
     // previous one cancelled).
     Catalog.appSwitchToLatestErased.registerSends(through: latestResults(for:))

@@ -111,6 +111,9 @@ enum Catalog {
         name: "App: erased subject, map to erased Just, switchToLatest, send", operations: 1_000)
     static let appPrependErased = Scenario(
         name: "App: erased subject, prepend(cached), erased, send", operations: 1_000)
+    static let appValuesErased = Scenario(
+        name: "App: for await over an erased sequence's removeDuplicates.filter .values, 100k elements",
+        operations: 100_000)
     static let appMergeErased = Scenario(name: "App: merge of two erased subjects, map, send", operations: 1_000)
     static let appAssign = Scenario(name: "App: erased subject, map, assign(to:on:), send", operations: 1_000)
     static let appThrowingErased = Scenario(

@@ -275,6 +275,18 @@ let scenarios: KeyValuePairs<String, (Int, Tally) -> Void> = [
         }
         puller.subscription?.cancel()
     },
+    // A subscriber that asks for one value at a time through `removeDuplicates` and `filter`, as
+    // `for await` over `.values` asks: one operation is a send and the request after it.
+    "verdict-pull": { count, tally in
+        let subject = PassthroughSubject<Int, Never>()
+        let puller = Puller(tally)
+        subject.removeDuplicates().filter { $0 >= 0 }.subscribe(puller)
+        for value in 0..<count {
+            subject.send(value)
+            puller.pull()
+        }
+        puller.subscription?.cancel()
+    },
     // Subscriptions that end where their `cancel()` or `deinit` runs unspecialised: a published
     // property's `map.removeDuplicates.sink` made and cancelled, a `zip` of three sequences, a
     // `Record` played, and a one-shot request (`Deferred { Future }.retry.catch.map.sink`).

@@ -150,16 +150,7 @@ where Downstream.Failure == any Error {
 
     @inlinable
     internal func request(_ demand: Subscribers.Demand) {
-        switch link.current {
-        case .subscribed(let upstream):
-            upstream.request(demand)
-        case .awaitingSubscription:
-            if case .trap = beforeSubscription {
-                preconditionFailure("\(name) was asked for demand before its upstream sent the subscription")
-            }
-        case .terminal:
-            return
-        }
+        link.forward(demand, beforeSubscription: beforeSubscription, name: name)
     }
 
     @inlinable

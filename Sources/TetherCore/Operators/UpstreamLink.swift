@@ -56,6 +56,27 @@ package struct UpstreamLink: ~Copyable, @unchecked Sendable {
         status.withLock { $0 }
     }
 
+    /// A relay's `request`: passes `demand` on to the upstream while the stream lasts. Before the
+    /// upstream's subscription it traps when `beforeSubscription` is `.trap` (naming the relay
+    /// `name`), as Combine's relays of that kind do, and drops the demand otherwise.
+    ///
+    /// One switch over the status as it comes out of the lock: each `case` checked on a kept copy
+    /// copied it again, the subscription through its value witness
+    /// (Docs/FastWithoutTheSpecialiser.md, "Subscriptions moved out, not copied").
+    @inlinable
+    package func forward(_ demand: Subscribers.Demand, beforeSubscription: BeforeSubscription, name: StaticString) {
+        switch current {
+        case .subscribed(let upstream):
+            upstream.request(demand)
+        case .awaitingSubscription:
+            if case .trap = beforeSubscription {
+                preconditionFailure("\(name) was asked for demand before its upstream sent the subscription")
+            }
+        case .terminal:
+            return
+        }
+    }
+
     /// The upstream subscription while the stream lasts.
     @inlinable
     package var upstream: (any Subscription)? {

@@ -211,12 +211,7 @@ where Downstream.Input == Input {
     @inlinable
     package func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Demand must not be zero: \(name) was asked for .none")
-        let phase = link.current
-        if case .trap = beforeSubscription, case .awaitingSubscription = phase {
-            preconditionFailure("\(name) was asked for demand before its upstream sent the subscription")
-        }
-        guard case .subscribed(let upstream) = phase else { return }
-        upstream.request(demand)
+        link.forward(demand, beforeSubscription: beforeSubscription, name: name)
     }
 
     @inlinable
