@@ -112,8 +112,6 @@ internal struct SuccessionState {
     mutating func stop() -> (Link, (any Subscription)?) {
         let previous = status
         status = .over
-        var taken: (any Subscription)? = nil
-        swap(&current, &taken)
-        return (previous, taken)
+        return (previous, current.take())
     }
 }
