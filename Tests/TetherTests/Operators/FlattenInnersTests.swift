@@ -19,7 +19,7 @@ final class FlattenInnersTests: XCTestCase {
             "\(index)\(inners.isUnlimited(index) ? "u" : "")\(inners.isImmediate(index) ? "i" : ""):"
                 + name(inners.subscription(index))
         }
-        return "[\(held.joined(separator: " "))] count \(inners.count) entries \(inners.indexes.count)"
+        return "[\(held.joined(separator: " "))] count \(inners.count) entries \(inners.entries)"
     }
 
     func testInnersFinishingInAnyOrderLeaveHolesThatGoWhenNoneIsLeft() {
@@ -79,7 +79,7 @@ final class FlattenInnersTests: XCTestCase {
         // The oldest finish first while the newest keep running, as `flatMap`'s inners do.
         for index in 0..<38 {
             inners.remove(index)
-            if inners.indexes.count < 40 - index { history.append("after \(index): \(describe(inners))") }
+            if inners.entries < 40 - index { history.append("after \(index): \(describe(inners))") }
         }
         XCTAssertEqual(
             history,
@@ -125,7 +125,7 @@ final class FlattenInnersTests: XCTestCase {
             }
             XCTAssertEqual(inners.heldIndices, model.keys.sorted())
             XCTAssertEqual(inners.count, model.count)
-            XCTAssertLessThanOrEqual(inners.indexes.count, 2 * model.count + 9)
+            XCTAssertLessThanOrEqual(inners.entries, 2 * model.count + 9)
         }
         for index in -1...next {
             let seen =

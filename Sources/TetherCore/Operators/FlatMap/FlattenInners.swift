@@ -13,6 +13,11 @@
 /// them once they outnumber the inners still held and are more than eight, so a removal costs
 /// amortised O(1) and the arrays never hold much more than twice the inners.
 ///
+/// The newest inner is held beside the arrays, in ``newest``, and goes into them only when a newer
+/// one arrives while it is still held. A `flatMap` whose inners finish before the next arrives
+/// (one at a time, or each finishing as it is subscribed) then never touches the arrays: their
+/// appends, removals and uniqueness checks cost about 250 instructions an inner.
+///
 /// Not generic, like the rest of the machine's parts (see ``FlattenLink``).
 @usableFromInline
 internal struct FlattenInners {
@@ -34,11 +39,20 @@ internal struct FlattenInners {
         @inlinable static var attached: Flags { Flags(rawValue: 8) }
     }
 
-    /// Sorted; holes keep their index until a compaction.
+    /// The older inners, sorted by index; holes keep their index until a compaction.
     @usableFromInline var indexes: ContiguousArray<Int> = []
     @usableFromInline var flags: ContiguousArray<Flags> = []
-    /// `nil` until the inner hands over its subscription, and for holes.
-    @usableFromInline var subscriptionSlots: ContiguousArray<(any Subscription)?> = []
+    /// The inner's subscription once it has handed it over (``Flags/attached``); until then, and
+    /// for holes, an ``UnattachedSubscription``. Not optional: assigning or dropping an optional
+    /// existential went through `Optional`'s run-time value witnesses, with a metadata lookup
+    /// (about 220 instructions an inner), where a plain existential is destroyed directly.
+    @usableFromInline var subscriptionSlots: ContiguousArray<any Subscription> = []
+
+    /// The newest inner, newer than every one in the arrays, when its flags say it is held. Its
+    /// subscription slot holds an ``UnattachedSubscription`` whenever it is not attached.
+    @usableFromInline var newestIndex = 0
+    @usableFromInline var newestFlags: Flags = []
+    @usableFromInline var newestSubscription: any Subscription = UnattachedSubscription()
 
     /// How many inners are held.
     @usableFromInline var count = 0
@@ -52,17 +66,31 @@ internal struct FlattenInners {
     /// Holds a new inner; `index` must be newer than every index held so far.
     @inlinable
     mutating func add(_ index: Int, immediate: Bool = false) {
-        precondition(index > indexes.last ?? .min, "FlattenInners: indices are added in increasing order")
-        indexes.append(index)
-        flags.append(immediate ? [.held, .immediate] : .held)
-        subscriptionSlots.append(nil)
+        if newestFlags.contains(.held) {
+            precondition(index > newestIndex, "FlattenInners: indices are added in increasing order")
+            indexes.append(newestIndex)
+            flags.append(newestFlags)
+            // Moved, not copied: the slot is left with a stand-in, as a slot without a held inner
+            // always is.
+            var older: any Subscription = UnattachedSubscription()
+            swap(&older, &newestSubscription)
+            subscriptionSlots.append(older)
+        } else {
+            precondition(index > indexes.last ?? .min, "FlattenInners: indices are added in increasing order")
+        }
+        newestIndex = index
+        newestFlags = immediate ? [.held, .immediate] : .held
         count += 1
     }
 
     /// The inner's flags, or `nil` when it is not held.
     @inlinable
     func flags(of index: Int) -> Flags? {
-        position(of: index).map { flags[$0] }
+        switch slot(of: index) {
+        case .newest: newestFlags
+        case .older(let position): flags[position]
+        case nil: nil
+        }
     }
 
     @inlinable
@@ -72,8 +100,11 @@ internal struct FlattenInners {
 
     @inlinable
     mutating func markUnlimited(_ index: Int) {
-        guard let position = position(of: index) else { return }
-        flags[position].insert(.unlimited)
+        switch slot(of: index) {
+        case .newest: newestFlags.insert(.unlimited)
+        case .older(let position): flags[position].insert(.unlimited)
+        case nil: break
+        }
     }
 
     /// Marks every held inner that has its subscription and was not asked for `.unlimited` yet.
@@ -81,12 +112,13 @@ internal struct FlattenInners {
     @inlinable
     mutating func markAllUnlimited() -> [any Subscription] {
         var marked: [any Subscription] = []
-        for position in indexes.indices where flags[position].contains(.held) {
-            guard !flags[position].contains(.unlimited), let subscription = subscriptionSlots[position] else {
-                continue
-            }
+        for position in indexes.indices where Self.awaitsUnlimited(flags[position]) {
             flags[position].insert(.unlimited)
-            marked.append(subscription)
+            marked.append(subscriptionSlots[position])
+        }
+        if Self.awaitsUnlimited(newestFlags) {
+            newestFlags.insert(.unlimited)
+            marked.append(newestSubscription)
         }
         return marked
     }
@@ -94,8 +126,11 @@ internal struct FlattenInners {
     /// The inner's subscription, if it is held and has handed it over.
     @inlinable
     func subscription(_ index: Int) -> (any Subscription)? {
-        guard let position = position(of: index) else { return nil }
-        return subscriptionSlots[position]
+        switch slot(of: index) {
+        case .newest: newestFlags.contains(.attached) ? newestSubscription : nil
+        case .older(let position): flags[position].contains(.attached) ? subscriptionSlots[position] : nil
+        case nil: nil
+        }
     }
 
     /// Keeps the subscription an inner handed over.
@@ -103,39 +138,62 @@ internal struct FlattenInners {
     ///   already.
     @inlinable
     mutating func attach(_ subscription: any Subscription, at index: Int, unlimited: Bool) -> Bool {
-        guard let position = position(of: index), !flags[position].contains(.attached) else { return false }
-        subscriptionSlots[position] = subscription
-        flags[position].insert(unlimited ? [.attached, .unlimited] : .attached)
+        let attached: Flags = unlimited ? [.attached, .unlimited] : .attached
+        switch slot(of: index) {
+        case .newest:
+            guard !newestFlags.contains(.attached) else { return false }
+            newestSubscription = subscription
+            newestFlags.insert(attached)
+        case .older(let position):
+            guard !flags[position].contains(.attached) else { return false }
+            subscriptionSlots[position] = subscription
+            flags[position].insert(attached)
+        case nil:
+            return false
+        }
         return true
     }
 
     /// Lets go of an inner, if it is held.
     @inlinable
     mutating func remove(_ index: Int) {
-        guard let position = position(of: index) else { return }
+        guard let slot = slot(of: index) else { return }
         count -= 1
         if count == 0 {
             removeAll()
             return
         }
-        flags[position] = []
-        subscriptionSlots[position] = nil
-        if indexes.count - count > max(count, 8) {
-            compact()
+        switch slot {
+        case .newest:
+            newestFlags = []
+            newestSubscription = UnattachedSubscription()
+        case .older(let position):
+            flags[position] = []
+            subscriptionSlots[position] = UnattachedSubscription()
+            let olderHeld = newestFlags.contains(.held) ? count - 1 : count
+            if indexes.count - olderHeld > max(count, 8) {
+                compact()
+            }
         }
     }
 
     /// The subscriptions of the inners held that have one, oldest first.
     @inlinable
     var subscriptions: [any Subscription] {
-        subscriptionSlots.compactMap { $0 }
+        var held = indexes.indices.compactMap { flags[$0].contains(.attached) ? subscriptionSlots[$0] : nil }
+        if newestFlags.contains(.attached) { held.append(newestSubscription) }
+        return held
     }
 
     @inlinable
     mutating func removeAll() {
-        // One entry is the usual case (an inner at a time): `removeLast()` drops it in place,
-        // where `removeAll(keepingCapacity:)` goes through the arrays' generic range replacement
-        // (about 130 instructions an array).
+        newestFlags = []
+        newestSubscription = UnattachedSubscription()
+        count = 0
+        guard !indexes.isEmpty else { return }
+        // One entry is a usual case (an inner finishing while a newer one runs): `removeLast()`
+        // drops it in place, where `removeAll(keepingCapacity:)` goes through the arrays' generic
+        // range replacement (about 130 instructions an array).
         if indexes.count == 1 {
             indexes.removeLast()
             flags.removeLast()
@@ -145,13 +203,20 @@ internal struct FlattenInners {
             flags.removeAll(keepingCapacity: true)
             subscriptionSlots.removeAll(keepingCapacity: true)
         }
-        count = 0
+    }
+
+    /// Where an inner is held: the newest, or at a position in the arrays.
+    @usableFromInline
+    internal enum Slot {
+        case newest
+        case older(Int)
     }
 
     /// Where the inner at `index` sits, if it is held.
     @inlinable
-    func position(of index: Int) -> Int? {
-        guard let last = indexes.last else { return nil }
+    func slot(of index: Int) -> Slot? {
+        if newestFlags.contains(.held), index == newestIndex { return .newest }
+        guard let last = indexes.last, index <= last else { return nil }
         var position = indexes.count - 1
         if last != index {
             var low = 0
@@ -161,10 +226,17 @@ internal struct FlattenInners {
             }
             guard indexes[position] == index else { return nil }
         }
-        return flags[position].contains(.held) ? position : nil
+        return flags[position].contains(.held) ? .older(position) : nil
     }
 
-    /// Drops the holes, keeping the order.
+    /// Whether an inner's flags say it has its subscription and has not been asked for
+    /// `.unlimited` yet.
+    @inlinable
+    static func awaitsUnlimited(_ flags: Flags) -> Bool {
+        flags.contains(.attached) && !flags.contains(.unlimited)
+    }
+
+    /// Drops the holes among the older inners, keeping the order.
     @inlinable
     mutating func compact() {
         var kept = 0
