@@ -124,22 +124,22 @@ where Downstream.Input == Recovery.Replacement.Output, Downstream.Failure == Rec
             if state.unmet == .unlimited { unlimited.store(true, ordering: .relaxed) }
             return source
         }
-        source?.request(demand)
+        source.request(demand)
     }
 
     @inlinable
     internal func cancel() {
         // Combine ignores a cancel while the replacement is being subscribed: the replacement
         // still takes over when it hands over its subscription.
-        let source = state.withLock { state -> (any Subscription)? in
+        let source = state.withLock { state -> any Subscription in
             switch state.status {
             case .first, .second:
                 return state.stop().1
             case .awaitingFirst, .awaitingSecond, .over:
-                return nil
+                return UnattachedSubscription()
             }
         }
-        source?.cancel()
+        source.cancel()
     }
 
     @usableFromInline

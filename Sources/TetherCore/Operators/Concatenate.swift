@@ -184,7 +184,7 @@ extension Publishers.Concatenate {
         internal func request(_ demand: Subscribers.Demand) {
             // Combine passes even a request for `.none` on to the current publisher.
             let current = control.withLock { $0.request(demand) }
-            current?.request(demand)
+            current.request(demand)
         }
 
         @inlinable
@@ -199,7 +199,7 @@ extension Publishers.Concatenate {
             if handOff.stopFromOutside() {
                 owned = nil
             }
-            current?.cancel()
+            current.cancel()
         }
 
         @usableFromInline

@@ -31,9 +31,10 @@ internal struct SuccessionState {
 
     @usableFromInline var status = Link.awaitingFirst
 
-    /// The current source's subscription: set while ``status`` is `first` or `second`, `nil`
-    /// otherwise.
-    @usableFromInline var current: (any Subscription)?
+    /// The current source's subscription while ``status`` is `first` or `second`; an
+    /// ``UnattachedSubscription`` otherwise, never an optional, which every source would copy and
+    /// drop through `Optional`'s run-time value witnesses.
+    @usableFromInline var current: any Subscription = UnattachedSubscription()
 
     /// The downstream demand the first source has not met yet; no longer counted once the second
     /// source is subscribed, as it is asked directly.
@@ -61,22 +62,18 @@ internal struct SuccessionState {
         }
     }
 
-    /// The downstream asked for `demand`: the current source's subscription to pass it to, if
-    /// any. Counted until the second source has subscribed.
+    /// The downstream asked for `demand`: the subscription to pass it to, the current source's,
+    /// or a stand-in that ignores it when no source is current. Counted until the second source
+    /// has subscribed.
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
+    mutating func request(_ demand: Subscribers.Demand) -> any Subscription {
         switch status {
-        case .first:
+        case .first, .awaitingSecond:
             unmet += demand
-            return current
-        case .awaitingSecond:
-            unmet += demand
-            return nil
-        case .second:
-            return current
-        case .awaitingFirst, .over:
-            return nil
+        case .second, .awaitingFirst, .over:
+            break
         }
+        return current
     }
 
     /// Counts one value of the first source against the unmet demand: `false`, counting
@@ -95,11 +92,11 @@ internal struct SuccessionState {
         switch (status, source) {
         case (.first, .first):
             status = handingOver ? .awaitingSecond : .over
-            current = nil
+            current = UnattachedSubscription()
             return true
         case (.second, .second):
             status = .over
-            current = nil
+            current = UnattachedSubscription()
             return true
         default:
             return false
@@ -107,11 +104,11 @@ internal struct SuccessionState {
     }
 
     /// Ends the stream from outside (a cancel): the link it was at, and the current source's
-    /// subscription, moved out to be cancelled after the lock.
+    /// subscription (a stand-in when none is current), moved out to be cancelled after the lock.
     @inlinable
-    mutating func stop() -> (Link, (any Subscription)?) {
+    mutating func stop() -> (Link, any Subscription) {
         let previous = status
         status = .over
-        return (previous, current.take())
+        return (previous, UnattachedSubscription.take(from: &current))
     }
 }

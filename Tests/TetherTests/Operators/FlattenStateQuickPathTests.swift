@@ -449,6 +449,11 @@ private struct FlattenDriver {
         return "\(ObjectIdentifier(subscription as AnyObject))"
     }
 
+    /// The upstream's subscription by name, `-` for the stand-in the machine holds without one.
+    private func upstreamName(_ machine: Machine) -> String {
+        machine.upstreamSubscription is UnattachedSubscription ? "-" : name(machine.upstreamSubscription)
+    }
+
     private func snapshot(_ machine: Machine) -> String {
         let inners = machine.inners.heldIndices.map { index in
             let inners = machine.inners
@@ -457,7 +462,7 @@ private struct FlattenDriver {
         }
         let buffer = machine.buffer.map { "\($0.index):\($0.value)" }
         return """
-            upstream \(machine.upstream) \(machine.upstreamSubscription.map(name) ?? "-") inners \(inners) \
+            upstream \(machine.upstream) \(upstreamName(machine)) inners \(inners) \
             next \(machine.nextIndex) demand \(machine.demand) buffer \(buffer) paid \(machine.paid) \
             delivering \(machine.delivering) completion \(String(describing: machine.completion)) \
             terminated \(machine.terminated) receiving completion \(machine.receivingCompletion)

@@ -24,13 +24,15 @@ final class SuccessionStateTests: XCTestCase {
         case .first, .second:
             return "\(link) unmet \(state.unmet)"
         case .awaitingFirst, .awaitingSecond, .over:
-            let held = state.current.map { " holding \(name($0))" } ?? ""
+            let held = state.current is UnattachedSubscription ? "" : " holding \(name(state.current))"
             return "\(link)\(held) unmet \(state.unmet)"
         }
     }
 
     private func name(_ subscription: (any Subscription)?) -> String {
-        guard let subscription = subscription as? RecordingSubscription else { return "nil" }
+        // The stand-in a slot holds without a subscription, which ignores requests and cancels.
+        guard let subscription, !(subscription is UnattachedSubscription) else { return "nil" }
+        guard let subscription = subscription as? RecordingSubscription else { return "other" }
         if subscription === first { return "first" }
         if subscription === second { return "second" }
         if subscription === stray { return "stray" }

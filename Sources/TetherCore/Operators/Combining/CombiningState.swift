@@ -245,14 +245,14 @@ extension CombiningState {
     /// Upstream `index` completed: the machine forgets its subscription.
     @inlinable
     package mutating func forget(_ index: Int) {
-        _ = upstreams[index].end()
+        upstreams[index].end()
         live = upstreams.subscriptions
     }
 
     /// Every subscription still held, which the machine forgets.
     @inlinable
     package mutating func releaseChildren() -> [any Subscription] {
-        for index in upstreams.indices { _ = upstreams[index].end() }
+        for index in upstreams.indices { upstreams[index].end() }
         defer { live = [] }
         return live
     }

@@ -33,8 +33,9 @@ package struct CombiningUpstream {
     }
 
     @usableFromInline package var status = Link.awaitingSubscription
-    /// Held while ``status`` is `active`.
-    @usableFromInline package var subscription: (any Subscription)?
+    /// Held while ``status`` is `active`; an ``UnattachedSubscription`` otherwise, never an
+    /// optional, which would be written and dropped through `Optional`'s run-time value witnesses.
+    @usableFromInline package var subscription: any Subscription = UnattachedSubscription()
     /// How many of its values the slots hold: zip's queue length; for combine-latest, 1 once it
     /// has produced a value. A merge does not count.
     @usableFromInline package var held = 0
@@ -53,13 +54,23 @@ package struct CombiningUpstream {
         return true
     }
 
-    /// Ends this upstream: it completed, or the stream is over.
-    /// - Returns: Its subscription, if it had one, for the caller to cancel (unless it completed).
+    /// Ends this upstream, letting go of its subscription: it completed, or the stream is over.
     @inlinable
-    package mutating func end() -> (any Subscription)? {
+    package mutating func end() {
         status = .done
-        defer { subscription = nil }
-        return subscription
+        subscription = UnattachedSubscription()
+    }
+
+    /// Ends this upstream, as ``end()`` does.
+    /// - Returns: Its subscription, moved out, if it had one, for the caller to cancel.
+    @inlinable
+    package mutating func endTakingSubscription() -> (any Subscription)? {
+        guard case .active = status else {
+            status = .done
+            return nil
+        }
+        status = .done
+        return UnattachedSubscription.take(from: &subscription)
     }
 }
 
@@ -75,8 +86,8 @@ extension [CombiningUpstream] {
         withUnsafeBufferPointer { upstreams in
             var subscriptions: [any Subscription] = []
             for index in upstreams.indices {
-                if case .active = upstreams[index].status, let subscription = upstreams[index].subscription {
-                    subscriptions.append(subscription)
+                if case .active = upstreams[index].status {
+                    subscriptions.append(upstreams[index].subscription)
                 }
             }
             return subscriptions

@@ -72,9 +72,7 @@ internal struct FlattenInners {
             flags.append(newestFlags)
             // Moved, not copied: the slot is left with a stand-in, as a slot without a held inner
             // always is.
-            var older: any Subscription = UnattachedSubscription()
-            swap(&older, &newestSubscription)
-            subscriptionSlots.append(older)
+            subscriptionSlots.append(UnattachedSubscription.take(from: &newestSubscription))
         } else {
             precondition(index > indexes.last ?? .min, "FlattenInners: indices are added in increasing order")
         }

@@ -106,8 +106,9 @@ internal struct FlattenState<Value, Failure: Error> {
     /// for one more each time an inner finishes.
     @usableFromInline let maxPublishers: Subscribers.Demand
     @usableFromInline var upstream = Link.awaitingSubscription
-    /// The upstream's subscription while ``upstream`` is `.live`; `nil` otherwise.
-    @usableFromInline var upstreamSubscription: (any Subscription)?
+    /// The upstream's subscription while ``upstream`` is `.live`; an ``UnattachedSubscription``
+    /// otherwise.
+    @usableFromInline var upstreamSubscription: any Subscription = UnattachedSubscription()
     @usableFromInline var inners = FlattenInners()
     @usableFromInline var nextIndex = 0
     /// Downstream demand not yet used by a value.
@@ -359,8 +360,8 @@ internal struct FlattenState<Value, Failure: Error> {
         case .finished:
             return .unsettled
         case .live:
-            if maxPublishers != .unlimited, let subscription = upstreamSubscription {
-                return .settledAsking(subscription, .max(1))
+            if maxPublishers != .unlimited {
+                return .settledAsking(upstreamSubscription, .max(1))
             }
             return .settled
         case .awaitingSubscription, .failing, .terminal:
@@ -389,8 +390,8 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func innerGone() -> Effects {
         var effects = finishIfDrained()
-        if maxPublishers != .unlimited, case .live = upstream, let subscription = upstreamSubscription {
-            effects.request = FlattenRequest(subscription, .max(1))
+        if maxPublishers != .unlimited, case .live = upstream {
+            effects.request = FlattenRequest(upstreamSubscription, .max(1))
         }
         return effects
     }
@@ -466,9 +467,8 @@ internal struct FlattenState<Value, Failure: Error> {
         var effects = Effects()
         guard !terminated else { return effects }
         terminated = true
-        let upstreamSubscription = upstreamSubscription
         effects.cancels = takeInnerSubscriptions()
-        if case .live = upstream, let upstreamSubscription { effects.cancels.append(upstreamSubscription) }
+        if case .live = upstream { effects.cancels.append(UnattachedSubscription.take(from: &upstreamSubscription)) }
         move(to: .terminal)
         buffer.removeAll()
         paid = 0
@@ -504,8 +504,8 @@ internal struct FlattenState<Value, Failure: Error> {
         demand -= 1
         if inners.isImmediate(index) {
             inners.remove(index)
-            if maxPublishers != .unlimited, case .live = upstream, let subscription = upstreamSubscription {
-                request = FlattenRequest(subscription, .max(1))
+            if maxPublishers != .unlimited, case .live = upstream {
+                request = FlattenRequest(upstreamSubscription, .max(1))
             }
             return value
         }
@@ -553,7 +553,7 @@ internal struct FlattenState<Value, Failure: Error> {
     @inlinable
     mutating func move(to link: Link) {
         upstream = link
-        upstreamSubscription = nil
+        upstreamSubscription = UnattachedSubscription()
     }
 
     /// Every inner's subscription, in the order they were subscribed; the machine forgets them.

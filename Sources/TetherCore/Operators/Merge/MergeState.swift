@@ -128,7 +128,7 @@ internal struct MergeState {
         guard case .running = phase, children[index].status.accepts else {
             return ([], .idle)
         }
-        let own = children[index].end()
+        let own = children[index].endTakingSubscription()
         if case .failure = completion {
             // A failure overtakes whatever is queued, and ends every upstream: the others, and
             // the one that failed, which Combine's merge cancels too (OpenCombine's
@@ -250,7 +250,7 @@ internal struct MergeState {
     mutating func releaseChildren() -> [any Subscription] {
         var released: [any Subscription] = []
         for index in children.indices {
-            if let subscription = children[index].end() { released.append(subscription) }
+            if let subscription = children[index].endTakingSubscription() { released.append(subscription) }
         }
         return released
     }
