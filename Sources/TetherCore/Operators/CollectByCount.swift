@@ -138,11 +138,7 @@ extension Publishers.CollectByCount {
         func cancel() {
             // Before the subscription there is nothing to cancel; Combine subscribes normally when
             // it arrives.
-            let (upstream, releasesNow) = link.cancel(evenBeforeSubscription: false)
-            guard let upstream else { return }
-            if releasesNow {
-                release()
-            }
+            guard let upstream = link.cancel(evenBeforeSubscription: false, release: { release() }) else { return }
             upstream.cancel()
         }
 

@@ -157,7 +157,7 @@ where Downstream.Failure == any Error {
     internal func cancel() {
         let endsEarly = if case .trap = beforeSubscription { true } else { false }
         // Nothing to release: the hand-off only turns values away once it has stopped.
-        guard let upstream = link.cancel(evenBeforeSubscription: endsEarly).upstream else { return }
+        guard let upstream = link.cancel(evenBeforeSubscription: endsEarly) else { return }
         upstream.cancel()
     }
 

@@ -117,16 +117,24 @@ package struct UpstreamLink: ~Copyable, @unchecked Sendable {
     }
 
     /// The downstream's `cancel`: ends a running stream and stops the hand-off from outside.
-    /// - Parameter evenBeforeSubscription: Whether a cancel before the subscription ends the
-    ///   stream (so the subscription is turned away when it comes) rather than being ignored.
+    /// - Parameters:
+    ///   - evenBeforeSubscription: Whether a cancel before the subscription ends the stream (so
+    ///     the subscription is turned away when it comes) rather than being ignored.
+    ///   - release: Releases the caller's serial-path state; run when this call ended a running
+    ///     stream and no delivery is in flight (otherwise the delivery in flight releases it as
+    ///     it leaves).
     /// - Returns: The upstream subscription to cancel, `nil` when this call did not end a
-    ///   running stream; and whether no delivery is in flight, so the caller releases its
-    ///   serial-path state now (otherwise the delivery in flight releases it as it leaves).
+    ///   running stream. Returned on its own: taken out of a tuple, an optional existential was
+    ///   copied and the tuple's destroyed, through `Optional`'s run-time value witnesses (about
+    ///   400 instructions a cancel).
     @inlinable
-    package func cancel(evenBeforeSubscription: Bool) -> (upstream: (any Subscription)?, releasesNow: Bool) {
+    package func cancel(evenBeforeSubscription: Bool, release: () -> Void = {}) -> (any Subscription)? {
         guard let upstream = end(evenBeforeSubscription: evenBeforeSubscription).takeSubscription() else {
-            return (nil, false)
+            return nil
         }
-        return (upstream, handOff.stopFromOutside())
+        if handOff.stopFromOutside() {
+            release()
+        }
+        return upstream
     }
 }

@@ -217,10 +217,8 @@ where Downstream.Input == Input {
     @inlinable
     package func cancel() {
         let ignoresEarlyCancel = if case .ignore = beforeSubscription { true } else { false }
-        let (upstream, releasesNow) = link.cancel(evenBeforeSubscription: !ignoresEarlyCancel)
-        guard let upstream else { return }
-        if releasesNow {
-            release()
+        guard let upstream = link.cancel(evenBeforeSubscription: !ignoresEarlyCancel, release: { release() }) else {
+            return
         }
         upstream.cancel()
     }

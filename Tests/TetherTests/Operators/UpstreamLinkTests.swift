@@ -41,7 +41,8 @@ final class UpstreamLinkTests: XCTestCase {
         (
             evenBeforeSubscription ? "cancel, ending early" : "cancel",
             { link in
-                let (upstream, releasesNow) = link.cancel(evenBeforeSubscription: evenBeforeSubscription)
+                var releasesNow = false
+                let upstream = link.cancel(evenBeforeSubscription: evenBeforeSubscription) { releasesNow = true }
                 return "upstream \(self.name(upstream)), releases now \(releasesNow)"
             }
         )

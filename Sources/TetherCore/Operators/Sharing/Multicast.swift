@@ -181,10 +181,8 @@ extension Publishers.Multicast {
 
         @inlinable
         internal func cancel() {
-            let (upstream, releasesNow) = link.cancel(evenBeforeSubscription: true)
-            guard let upstream else { return }
-            if releasesNow {
-                downstream = nil
+            guard let upstream = link.cancel(evenBeforeSubscription: true, release: { downstream = nil }) else {
+                return
             }
             upstream.cancel()
         }

@@ -143,7 +143,7 @@ extension Publishers.MeasureInterval {
         /// when it comes.
         @inlinable
         func cancel() {
-            guard let upstream = link.cancel(evenBeforeSubscription: false).upstream else { return }
+            guard let upstream = link.cancel(evenBeforeSubscription: false) else { return }
             upstream.cancel()
         }
 

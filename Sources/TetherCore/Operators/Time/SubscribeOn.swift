@@ -142,7 +142,7 @@ extension Publishers.SubscribeOn {
 
         @inlinable
         func cancel() {
-            guard let upstream = link.cancel(evenBeforeSubscription: false).upstream else { return }
+            guard let upstream = link.cancel(evenBeforeSubscription: false) else { return }
             scheduler.schedule(options: options) {
                 withExtendedLifetime(self) { upstream.cancel() }
             }
