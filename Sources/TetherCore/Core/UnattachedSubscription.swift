@@ -34,5 +34,4 @@ internal struct UnattachedSubscription: Subscription {
         swap(&taken, &slot)
         return taken
     }
-
 }

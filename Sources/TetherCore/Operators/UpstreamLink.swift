@@ -126,7 +126,7 @@ package struct UpstreamLink: ~Copyable, @unchecked Sendable {
     /// - Returns: The upstream subscription to cancel, `nil` when this call did not end a
     ///   running stream. Returned on its own: taken out of a tuple, an optional existential was
     ///   copied and the tuple's destroyed, through `Optional`'s run-time value witnesses (about
-    ///   400 instructions a cancel).
+    ///   340 instructions a cancel).
     @inlinable
     package func cancel(evenBeforeSubscription: Bool, release: () -> Void = {}) -> (any Subscription)? {
         guard let upstream = end(evenBeforeSubscription: evenBeforeSubscription).takeSubscription() else {

@@ -13,8 +13,9 @@
 /// them once they outnumber the inners still held and are more than eight, so a removal costs
 /// amortised O(1) and the arrays never hold much more than twice the inners.
 ///
-/// The newest inner is held beside the arrays, in ``newest``, and goes into them only when a newer
-/// one arrives while it is still held. A `flatMap` whose inners finish before the next arrives
+/// The newest inner is held beside the arrays (``newestIndex``, ``newestFlags``,
+/// ``newestSubscription``), and goes into them only when a newer one arrives while it is still
+/// held. A `flatMap` whose inners finish before the next arrives
 /// (one at a time, or each finishing as it is subscribed) then never touches the arrays: their
 /// appends, removals and uniqueness checks cost about 250 instructions an inner.
 ///
