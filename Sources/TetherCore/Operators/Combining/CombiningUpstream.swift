@@ -65,11 +65,8 @@ package struct CombiningUpstream {
     /// - Returns: Its subscription, moved out, if it had one, for the caller to cancel.
     @inlinable
     package mutating func endTakingSubscription() -> (any Subscription)? {
-        guard case .active = status else {
-            status = .done
-            return nil
-        }
-        status = .done
+        defer { status = .done }
+        guard case .active = status else { return nil }
         return UnattachedSubscription.take(from: &subscription)
     }
 }

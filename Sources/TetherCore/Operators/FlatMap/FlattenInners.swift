@@ -15,9 +15,9 @@
 ///
 /// The newest inner is held beside the arrays (``newestIndex``, ``newestFlags``,
 /// ``newestSubscription``), and goes into them only when a newer one arrives while it is still
-/// held. A `flatMap` whose inners finish before the next arrives
-/// (one at a time, or each finishing as it is subscribed) then never touches the arrays: their
-/// appends, removals and uniqueness checks cost about 250 instructions an inner.
+/// held. A `flatMap` whose inners finish before the next arrives (one at a time, or each finishing
+/// as it is subscribed) then never touches the arrays: their appends, removals and uniqueness
+/// checks cost about 250 instructions an inner.
 ///
 /// Not generic, like the rest of the machine's parts (see ``FlattenLink``).
 @usableFromInline
